@@ -1,0 +1,48 @@
+import { getQuery, type H3Event } from 'h3';
+import { getServicesByIds } from '../../data/services.ts';
+import type { AppDeps } from '../app.ts';
+import { readJsonObject } from '../body.ts';
+import { apiError } from '../errors.ts';
+import type { BatchResult } from '../schemas.ts';
+
+/** At most this many distinct ids per batch. */
+export const MAX_BATCH_IDS = 100;
+
+/** POST /api/v1/services/batch with `{ "ids": [...] }`. */
+export function postBatchRoute(deps: AppDeps) {
+  return async (event: H3Event) => {
+    const body = await readJsonObject(event);
+    const { ids } = body;
+    if (!Array.isArray(ids) || !ids.every((id): id is string => typeof id === 'string')) {
+      throw apiError(400, 'invalid_ids', '"ids" must be an array of 1-100 service id strings.');
+    }
+    return lookUp(deps, ids);
+  };
+}
+
+/** GET /api/v1/services/batch?ids=a,b,c for clients that cannot send a body. */
+export function getBatchRoute(deps: AppDeps) {
+  return (event: H3Event) => {
+    const { ids } = getQuery(event);
+    const text = Array.isArray(ids) ? ids.join(',') : ids;
+    if (text === undefined) {
+      throw apiError(400, 'missing_query', 'Add ?ids= with 1-100 comma-separated service ids.');
+    }
+    return lookUp(deps, String(text).split(','));
+  };
+}
+
+function lookUp({ db, now }: AppDeps, ids: string[]): BatchResult {
+  const distinct = [...new Set(ids.map((id) => id.trim().toLowerCase()).filter(Boolean))];
+  if (distinct.length === 0 || distinct.length > MAX_BATCH_IDS) {
+    throw apiError(400, 'invalid_ids', `Send 1-${MAX_BATCH_IDS} distinct service ids; got ${distinct.length}.`);
+  }
+  const found = getServicesByIds(db, distinct);
+  const foundIds = new Set(found.map((service) => service.id));
+  return {
+    generated_at: now().toISOString(),
+    requested: distinct.length,
+    found,
+    missing: distinct.filter((id) => !foundIds.has(id)),
+  };
+}

@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from 'h3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseAllowList } from '../crawler/targets.ts';
+import { createTestApp } from './testing.ts';
+
+/** The real app over a real socket on an ephemeral loopback port. */
+async function listen(overrides: Parameters<typeof createTestApp>[1] = {}) {
+  const test = createTestApp([], overrides);
+  const server = serve(test.app, { hostname: '127.0.0.1', port: 0, silent: true });
+  await server.ready();
+  const origin = new URL(server.url!).origin;
+  servers.push(server);
+  return { ...test, origin };
+}
+const servers: Array<ReturnType<typeof serve>> = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close(true)));
+});
+
+/** A raw request, so the test controls framing (chunked bodies, no content-length). */
+function rawPost(origin: string, path: string, chunks: Buffer[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+describe('over a real socket', () => {
+  it('limits each client address separately, trusting X-Forwarded-For only when told to', async () => {
+    const direct = await listen({ config: { rateLimit: { limit: 2, windowSeconds: 60 } } });
+    const statuses = [];
+    for (const forwarded of ['1.1.1.1', '2.2.2.2', '3.3.3.3']) {
+      statuses.push((await fetch(`${direct.origin}/api/v1/stats`, { headers: { 'x-forwarded-for': forwarded } })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+
+    const proxied = await listen({ config: { rateLimit: { limit: 2, windowSeconds: 60 }, trustProxy: true } });
+    const perClient = [];
+    for (const forwarded of ['1.1.1.1', '1.1.1.1', '2.2.2.2', '1.1.1.1']) {
+      perClient.push((await fetch(`${proxied.origin}/api/v1/stats`, { headers: { 'x-forwarded-for': forwarded } })).status);
+    }
+    expect(perClient).toEqual([200, 200, 200, 429]);
+    const limited = await fetch(`${proxied.origin}/api/v1/stats`, { headers: { 'x-forwarded-for': '1.1.1.1' } });
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(limited.headers.get('ratelimit-policy')).toBe('2;w=60');
+    expect((await limited.json()).error.code).toBe('rate_limited');
+  });
+
+  it('answers a body over 64 KiB with 413 invalid_json, declared or chunked, and stores nothing', async () => {
+    const { origin, db } = await listen();
+    const big = JSON.stringify({ endpoint: 'https://a.example/pay', name: 'x'.repeat(70_000) });
+    const declared = await fetch(`${origin}/api/v1/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(declared.status).toBe(413);
+    expect((await declared.json()).error.code).toBe('invalid_json');
+    const chunked = await rawPost(origin, '/api/v1/submit', [Buffer.from(big.slice(0, 40_000)), Buffer.from(big.slice(40_000))]);
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body).error.code).toBe('invalid_json');
+    expect(db.prepare('SELECT count(*) AS n FROM submissions').get()).toEqual({ n: 0 });
+  });
+
+  it('answers a browser preflight from another origin', async () => {
+    const { origin } = await listen();
+    const response = await fetch(`${origin}/api/v1/services/batch`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('queues exactly one record for 200 concurrent identical submits', async () => {
+    const { origin, db } = await listen({ config: { allowPrivateTargets: parseAllowList('') } });
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        fetch(`${origin}/api/v1/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoint: 'https://burst.example/pay' }) }).then((r) => r.json()),
+      ),
+    );
+    expect(new Set(responses.map((r) => r.id)).size).toBe(1);
+    expect(responses.filter((r) => r.deduplicated === false)).toHaveLength(1);
+    expect(db.prepare('SELECT count(*) AS n FROM submissions').get()).toEqual({ n: 1 });
+  });
+});
+
+describe('npm start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psi-start-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates and seeds a new database, serves the index and logs its URL', async () => {
+    const child = spawn('npm', ['start', '--silent', '--', '--no-crawl'], {
+      env: { ...process.env, PORT: '0', DATABASE_PATH: join(dir, 'nested', 'index.db') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        const timer = setTimeout(() => reject(new Error(`no URL logged: ${output}`)), 20_000);
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          const match = /listening on (http:\/\/\S+)/.exec(output);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]!);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+      });
+      const stats = await (await fetch(new URL('/api/v1/stats', url))).json();
+      expect(stats.total).toBeGreaterThan(300);
+      expect(stats.live).toBe(0);
+      const list = await (await fetch(new URL('/api/v1/services?rail=mpp&limit=1', url))).json();
+      expect(list.counts.total).toBeGreaterThan(50);
+      expect(list.services[0].live).toBeNull();
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+    }
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * What a directory says about one endpoint, before deduplication by host (`dedupe.ts`).
+ * Every source module exports a `parse` of type `ParseDirectory`, so a crawl can treat sources as a list.
+ */
+import type { Price, Rail } from '../data/types.ts';
+
+/** The directories the crawler reads, highest naming priority first (see `dedupe.ts`). */
+export const SOURCE_KINDS = ['mpp.dev', 'bazaar', 'open402', 'acp'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+export interface DiscoveredEndpoint {
+  source: SourceKind;
+  /** Where this listing can be read (the directory page, or the announcement for ACP), when known. */
+  source_url: string | null;
+  /** The URL to call (and probe); `acp://<domain>` for ACP merchants. */
+  url: string;
+  /** Upper-case HTTP method the directory advertises, or null when it gives none. */
+  method: string | null;
+  /** What this endpoint does, when the directory says. */
+  description: string | null;
+  service_name: string | null;
+  service_category: string | null;
+  service_description: string | null;
+  rails: Rail[];
+  chains: string[];
+  assets: string[];
+  price: Price;
+  facilitator: string | null;
+}
+
+/** A parse of one directory document: the endpoints found and how many malformed items were skipped. */
+export interface ParseResult {
+  endpoints: DiscoveredEndpoint[];
+  skipped: number;
+}
+
+/** The shape every `crawler/sources/*.ts` module exports as `parse`; it never throws on malformed input. */
+export type ParseDirectory = (json: unknown, sourceUrl: string | null) => ParseResult;

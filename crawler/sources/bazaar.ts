@@ -1,0 +1,112 @@
+/**
+ * A facilitator's Bazaar discovery page (`GET {facilitator}/discovery/resources` -> `{ x402Version, items[], pagination }`).
+ *
+ * One DiscoveredEndpoint per HTTP item, rail `x402`. `accepts` entries may be v1-shaped (`maxAmountRequired`,
+ * v1 network names, `outputSchema`) or v2-shaped (`amount`, CAIP-2), or mixed; both are read. `lastUpdated`
+ * (a unix number or an ISO string) is not needed here and is ignored.
+ * - method: `accepts[].outputSchema.input.method`, else `extensions.bazaar.info.input.method`, else null;
+ * - price: the cheapest `exact` offer in a known USD stablecoin (decimals come from the known contract);
+ *   other schemes (`upto` states a maximum) and unknown assets give an unknown price;
+ * - facilitator: the page URL without `/discovery/resources`.
+ * Items that are not `http` (e.g. MCP tools) are left out; malformed items are skipped and counted.
+ */
+import type { Price } from '../../data/types.ts';
+import type { DiscoveredEndpoint, ParseDirectory } from '../discovered.ts';
+import {
+  UNKNOWN_PRICE,
+  getAssetDecimals,
+  isUsdAsset,
+  toAssetSymbol,
+  toChainName,
+  toPrice,
+  toSortedUnique,
+} from '../normalize.ts';
+import { isRecord, readHttpUrl, readMethod, readText } from './read.ts';
+
+interface Offer {
+  chain: string;
+  asset: string;
+  price: Price;
+  method: string | null;
+  description: string | null;
+}
+
+function readInputMethod(schema: unknown): string | null {
+  return isRecord(schema) && isRecord(schema.input) ? readMethod(schema.input.method) : null;
+}
+
+function readOffer(accept: unknown): Offer | null {
+  if (!isRecord(accept)) return null;
+  const network = readText(accept.network);
+  const address = readText(accept.asset);
+  if (network === null || address === null) return null;
+  const chain = toChainName(network);
+  const asset = toAssetSymbol(chain, address);
+  const decimals = getAssetDecimals(chain, address);
+  const amount = readText(accept.amount) ?? readText(accept.maxAmountRequired);
+  const fixed = accept.scheme === 'exact' && isUsdAsset(asset) && decimals !== null;
+  return {
+    chain,
+    asset,
+    price: fixed ? toPrice(amount, decimals) : UNKNOWN_PRICE,
+    method: readInputMethod(accept.outputSchema),
+    description: readText(accept.description),
+  };
+}
+
+function cheapest(prices: Price[]): Price {
+  const known = prices.filter((price) => price.usd !== null);
+  return known.reduce((best, price) => ((price.usd ?? 0) < (best.usd ?? 0) ? price : best), known[0] ?? UNKNOWN_PRICE);
+}
+
+function readBazaarMethod(extensions: unknown): string | null {
+  if (!isRecord(extensions) || !isRecord(extensions.bazaar)) return null;
+  return readInputMethod(extensions.bazaar.info);
+}
+
+/** The facilitator base URL of a discovery page URL, or null when the URL is not one. */
+function toFacilitator(sourceUrl: string | null): string | null {
+  const url = readHttpUrl(sourceUrl);
+  if (url === null) return null;
+  const { origin, pathname } = new URL(url);
+  const at = pathname.indexOf('/discovery/resources');
+  return at < 0 ? null : `${origin}${pathname.slice(0, at)}`;
+}
+
+function readItem(item: Record<string, unknown>, sourceUrl: string | null): DiscoveredEndpoint | null {
+  const resource = isRecord(item.resource) ? item.resource : { url: item.resource };
+  const url = readHttpUrl(resource.url);
+  const offers = Array.isArray(item.accepts) ? item.accepts.map(readOffer) : [];
+  const valid = offers.filter((offer): offer is Offer => offer !== null);
+  if (url === null || valid.length === 0) return null;
+  return {
+    source: 'bazaar',
+    source_url: readHttpUrl(sourceUrl),
+    url,
+    method: valid.find((offer) => offer.method !== null)?.method ?? readBazaarMethod(item.extensions),
+    description:
+      readText(item.description) ?? valid.find((offer) => offer.description)?.description ?? readText(resource.description),
+    service_name: readText(item.serviceName),
+    service_category: null,
+    service_description: null,
+    rails: ['x402'],
+    chains: toSortedUnique(valid.map((offer) => offer.chain)),
+    assets: toSortedUnique(valid.map((offer) => offer.asset)),
+    price: cheapest(valid.map((offer) => offer.price)),
+    facilitator: toFacilitator(sourceUrl),
+  };
+}
+
+/** Parse one `/discovery/resources` page; never throws. */
+export const parse: ParseDirectory = (json, sourceUrl) => {
+  if (!isRecord(json) || !Array.isArray(json.items)) return { endpoints: [], skipped: 1 };
+  const endpoints: DiscoveredEndpoint[] = [];
+  let skipped = 0;
+  for (const item of json.items) {
+    if (isRecord(item) && item.type !== undefined && item.type !== 'http') continue;
+    const endpoint = isRecord(item) ? readItem(item, sourceUrl) : null;
+    if (endpoint === null) skipped += 1;
+    else endpoints.push(endpoint);
+  }
+  return { endpoints, skipped };
+};

@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrations } from './migrations/index.ts';
+
+export type DB = Database.Database;
+
+/**
+ * Opens (creating if missing) the index database, switches on WAL and foreign keys, and migrates it.
+ * @example const db = openDatabase('data/index.db');
+ */
+export function openDatabase(path: string): DB {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+/** Applies every migration newer than the database's `user_version`, each in its own transaction. */
+export function migrate(db: DB): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  for (const [index, migration] of migrations.entries()) {
+    if (index < version) continue;
+    db.transaction(() => {
+      db.exec(migration.up);
+      db.pragma(`user_version = ${index + 1}`);
+    })();
+  }
+}
+
+/** Prepares each statement once per database (better-sqlite3 statements are bound to their database). */
+export function preparedOnce<T extends Record<string, string>>(sql: T): (db: DB) => { [K in keyof T]: Database.Statement } {
+  const cache = new WeakMap<DB, { [K in keyof T]: Database.Statement }>();
+  return (db) => {
+    let statements = cache.get(db);
+    if (!statements) {
+      statements = Object.fromEntries(Object.entries(sql).map(([key, text]) => [key, db.prepare(text)])) as {
+        [K in keyof T]: Database.Statement;
+      };
+      cache.set(db, statements);
+    }
+    return statements;
+  };
+}
+
+const textCache = new WeakMap<DB, Map<string, Database.Statement>>();
+const TEXT_CACHE_LIMIT = 500;
+
+/** Prepares a statement built at run time (e.g. a filter combination), reusing it while the text repeats. */
+export function cachedStatement(db: DB, sql: string): Database.Statement {
+  let cache = textCache.get(db);
+  if (!cache) textCache.set(db, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (!statement) {
+    if (cache.size >= TEXT_CACHE_LIMIT) cache.clear();
+    statement = db.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}

@@ -1,0 +1,4 @@
+import * as init from './001-init.ts';
+
+/** Every migration in order; the position + 1 is the schema version it brings the database to. */
+export const migrations: ReadonlyArray<{ name: string; up: string }> = [{ name: '001-init', ...init }];

@@ -1,0 +1,50 @@
+import { preparedOnce, type DB } from './db.ts';
+import type { ProbeInput, Rail } from './types.ts';
+
+/** A probe as the detail route shows it, newest first. */
+export interface ProbeRecord {
+  probed_at: string;
+  ok: boolean;
+  status_code: number | null;
+  method: string | null;
+  latency_ms: number | null;
+  reason: string | null;
+  detected_rails: Rail[];
+}
+
+/** How many probes the detail route and the listing page show. */
+export const PROBE_HISTORY = 20;
+
+const statements = preparedOnce({
+  insert: `INSERT INTO probes (service_id, probed_at, ok, status_code, method, latency_ms, reason, detected_rails)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  updateService: `UPDATE services SET live = @live, live_rank = @rank, last_probe_at = @at,
+      last_seen_live = CASE WHEN @live = 1 THEN @at ELSE last_seen_live END
+    WHERE id = @id AND (last_probe_at IS NULL OR last_probe_at <= @at)`,
+  updateFacets: `UPDATE service_facets SET live_rank = ? WHERE service_id = ? AND live_rank <> ?`,
+  recent: `SELECT probed_at, ok, status_code, method, latency_ms, reason, detected_rails FROM probes
+    WHERE service_id = ? ORDER BY probed_at DESC, id DESC LIMIT ?`,
+});
+
+/**
+ * Records one probe and moves the service's liveness to its result (unless a newer probe is already recorded).
+ * @example recordProbe(db, { service_id: 'api-example-com', probed_at, ok: true, status_code: 402, ... });
+ */
+export function recordProbe(db: DB, probe: ProbeInput): void {
+  const s = statements(db);
+  db.transaction(() => {
+    s.insert.run(probe.service_id, probe.probed_at, probe.ok ? 1 : 0, probe.status_code, probe.method,
+      probe.latency_ms, probe.reason, JSON.stringify(probe.detected_rails));
+    const rank = probe.ok ? 0 : 1;
+    const changed = s.updateService.run({ id: probe.service_id, live: probe.ok ? 1 : 0, rank, at: probe.probed_at });
+    if (changed.changes > 0) s.updateFacets.run(rank, probe.service_id, rank);
+  })();
+}
+
+/** The last probes of a service, newest first. */
+export function listProbes(db: DB, serviceId: string, limit = PROBE_HISTORY): ProbeRecord[] {
+  const rows = statements(db).recent.all(serviceId, limit) as Array<
+    Omit<ProbeRecord, 'ok' | 'detected_rails'> & { ok: number; detected_rails: string }
+  >;
+  return rows.map((row) => ({ ...row, ok: row.ok === 1, detected_rails: JSON.parse(row.detected_rails) }));
+}

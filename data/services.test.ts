@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { listProbes, recordProbe } from './probes.ts';
+import { getService, getServicesByIds, getStats, listServices, listSourceUrls, upsertServices } from './services.ts';
+import { makeService, openTestDatabase } from './testing.ts';
+
+const NOW = '2026-11-01T00:00:00.000Z';
+const PAGE = { limit: 100, offset: 0 };
+
+function probe(serviceId: string, ok: boolean, at: string) {
+  return { service_id: serviceId, probed_at: at, ok, status_code: ok ? 402 : 200, method: 'GET', latency_ms: 50, reason: ok ? null : '200 without a challenge', detected_rails: ok ? (['x402'] as const).slice() : [] };
+}
+
+describe('services', () => {
+  it('stores a service and reads it back in the list shape, unprobed as live null', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'api-a-test', rails: ['x402', 'mpp'], chains: ['base', 'tempo'] })], NOW);
+    const service = getService(db, 'api-a-test');
+    expect(service).toMatchObject({ id: 'api-a-test', live: null, last_seen_live: null, first_indexed: NOW, rails: ['x402', 'mpp'], chains: ['base', 'tempo'], sources: ['bazaar'] });
+    expect(listSourceUrls(db, 'api-a-test')).toEqual([{ source: 'bazaar', url: 'https://facilitator.test/discovery/resources' }]);
+    expect(getStats(db)).toMatchObject({ total: 1, live: 0, probed: 0, dual_rail: 1, rails: 2, last_probe_at: null });
+  });
+
+  it('keeps first_indexed and liveness when a service is written again', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test' })], NOW);
+    recordProbe(db, probe('a-test', true, '2026-11-02T00:00:00.000Z'));
+    upsertServices(db, [makeService({ id: 'a-test', name: 'Renamed' })], '2026-11-03T00:00:00.000Z');
+    expect(getService(db, 'a-test')).toMatchObject({ name: 'Renamed', first_indexed: NOW, live: true, last_seen_live: '2026-11-02T00:00:00.000Z' });
+  });
+
+  it('moves liveness with each probe and keeps the newest 20 probes first', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test' })], NOW);
+    for (let minute = 0; minute < 25; minute++) {
+      recordProbe(db, probe('a-test', minute % 2 === 0, `2026-11-02T00:${String(minute).padStart(2, '0')}:00.000Z`));
+    }
+    const probes = listProbes(db, 'a-test');
+    expect(probes).toHaveLength(20);
+    expect(probes[0]).toMatchObject({ probed_at: '2026-11-02T00:24:00.000Z', ok: true, status_code: 402, detected_rails: ['x402'] });
+    expect(probes[1]).toMatchObject({ ok: false, reason: '200 without a challenge' });
+    recordProbe(db, probe('a-test', false, '2026-11-02T01:00:00.000Z'));
+    expect(getService(db, 'a-test')).toMatchObject({ live: false, last_seen_live: '2026-11-02T00:24:00.000Z' });
+    expect(getStats(db)).toMatchObject({ live: 0, probed: 1, last_probe_at: '2026-11-02T01:00:00.000Z' });
+  });
+
+  it('ignores a probe older than the one already recorded for liveness', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test' })], NOW);
+    recordProbe(db, probe('a-test', true, '2026-11-02T02:00:00.000Z'));
+    recordProbe(db, probe('a-test', false, '2026-11-02T01:00:00.000Z'));
+    expect(getService(db, 'a-test')?.live).toBe(true);
+  });
+
+  it('lists live services first, then by id, and filters by every facet together', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [
+      makeService({ id: 'c-test', rails: ['mpp'], chains: ['tempo'] }),
+      makeService({ id: 'a-test' }),
+      makeService({ id: 'b-test', rails: ['x402', 'mpp'], chains: ['base', 'tempo'], assets: ['USDC', 'EURC'] }),
+      makeService({ id: 'd-test', chains: ['solana'] }),
+    ], NOW);
+    recordProbe(db, probe('d-test', true, NOW));
+    recordProbe(db, probe('b-test', true, NOW));
+    const ids = (filters: Parameters<typeof listServices>[1]) => listServices(db, filters, PAGE).services.map((s) => s.id);
+    expect(ids({})).toEqual(['b-test', 'd-test', 'a-test', 'c-test']);
+    expect(ids({ rail: 'mpp' })).toEqual(['b-test', 'c-test']);
+    expect(ids({ rail: 'mpp', chain: 'base', asset: 'eurc' })).toEqual(['b-test']);
+    expect(ids({ live: true })).toEqual(['b-test', 'd-test']);
+    expect(ids({ live: false, rail: 'x402' })).toEqual(['a-test']);
+    expect(ids({ rail: 'acp' })).toEqual([]);
+    expect(listServices(db, { rail: 'x402' }, PAGE).counts).toEqual({ total: 3, live: 2, dual_rail: 1 });
+    expect(listServices(db, {}, { limit: 2, offset: 1 }).services.map((s) => s.id)).toEqual(['d-test', 'a-test']);
+  });
+
+  it('searches name, category, description and endpoint as substrings', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [
+      makeService({ id: 'api-openweather-test', name: 'Forecasts', description: 'Weather by city' }),
+      makeService({ id: 'b-test', name: 'Token prices', category: 'finance' }),
+      makeService({ id: 'c-test', name: 'AI', endpoint: 'https://c.test/ai/chat' }),
+    ], NOW);
+    const ids = (q: string) => listServices(db, { q }, PAGE).services.map((s) => s.id);
+    expect(ids('weather')).toEqual(['api-openweather-test']);
+    expect(ids('WEATHER city')).toEqual(['api-openweather-test']);
+    expect(ids('financ')).toEqual(['b-test']);
+    expect(ids('ai')).toEqual(['c-test']);
+    expect(ids('"quoted')).toEqual([]);
+    expect(ids('100%')).toEqual([]);
+  });
+
+  it('answers a batch in the order asked, leaving out unknown ids', () => {
+    const db = openTestDatabase();
+    upsertServices(db, ['a-test', 'b-test', 'c-test'].map((id) => makeService({ id })), NOW);
+    expect(getServicesByIds(db, ['c-test', 'nope', 'a-test']).map((s) => s.id)).toEqual(['c-test', 'a-test']);
+  });
+});

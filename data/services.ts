@@ -1,0 +1,262 @@
+import type { Service } from '../api/schemas.ts';
+import { cachedStatement, preparedOnce, type DB } from './db.ts';
+import type { ServiceInput } from './types.ts';
+
+/** The filters of the list operation, already normalized (lower-cased facet values, chain names). */
+export interface ServiceFilters {
+  rail?: string;
+  chain?: string;
+  asset?: string;
+  live?: boolean;
+  q?: string;
+}
+
+export interface ServicePage {
+  limit: number;
+  offset: number;
+}
+
+export interface ListServicesResult {
+  counts: { total: number; live: number; dual_rail: number };
+  services: Service[];
+}
+
+interface ServiceRow {
+  rowid: number;
+  id: string;
+  name: string;
+  category: string | null;
+  description: string | null;
+  endpoint: string;
+  facilitator: string | null;
+  price_usd: number | null;
+  price_display: string | null;
+  rails: string;
+  chains: string;
+  assets: string;
+  sources: string;
+  live: number | null;
+  last_seen_live: string | null;
+  first_indexed: string;
+}
+
+const SERVICE_COLUMNS = `s.rowid, s.id, s.name, s.category, s.description, s.endpoint, s.facilitator, s.price_usd,
+  s.price_display, s.rails, s.chains, s.assets, s.sources, s.live, s.last_seen_live, s.first_indexed`;
+
+const statements = preparedOnce({
+  upsert: `INSERT INTO services (id, name, category, description, endpoint, facilitator, price_usd, price_display,
+      rails, chains, assets, sources, dual_rail, first_indexed, updated_at)
+    VALUES (@id, @name, @category, @description, @endpoint, @facilitator, @price_usd, @price_display,
+      @rails, @chains, @assets, @sources, @dual_rail, @now, @now)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, category = excluded.category,
+      description = excluded.description, endpoint = excluded.endpoint, facilitator = excluded.facilitator,
+      price_usd = excluded.price_usd, price_display = excluded.price_display, rails = excluded.rails,
+      chains = excluded.chains, assets = excluded.assets, sources = excluded.sources,
+      dual_rail = excluded.dual_rail, updated_at = excluded.updated_at
+    RETURNING rowid, live_rank`,
+  deleteEndpoints: `DELETE FROM service_endpoints WHERE service_id = ?`,
+  insertEndpoint: `INSERT INTO service_endpoints (service_id, position, url, method, description, price_usd,
+      price_display, rails, chains, assets) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  deleteSources: `DELETE FROM service_sources WHERE service_id = ?`,
+  insertSource: `INSERT OR IGNORE INTO service_sources (service_id, source, url) VALUES (?, ?, ?)`,
+  deleteFacets: `DELETE FROM service_facets WHERE service_id = ?`,
+  insertFacet: `INSERT OR IGNORE INTO service_facets (facet, live_rank, service_id, dual_rail) VALUES (?, ?, ?, ?)`,
+  deleteSearch: `DELETE FROM services_fts WHERE rowid = ?`,
+  insertSearch: `INSERT INTO services_fts (rowid, name, category, description, endpoints) VALUES (?, ?, ?, ?, ?)`,
+  byId: `SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.id = ?`,
+  byIds: `SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.id IN (SELECT value FROM json_each(?))`,
+  sourceUrls: `SELECT source, url FROM service_sources WHERE service_id = ? ORDER BY source, url`,
+  stats: `SELECT count(*) AS total, count(*) FILTER (WHERE live = 1) AS live,
+      count(live) AS probed, coalesce(sum(dual_rail), 0) AS dual_rail, max(last_probe_at) AS last_probe_at
+    FROM services`,
+  railsInUse: `SELECT count(DISTINCT facet) AS rails FROM service_facets WHERE facet LIKE 'rail:%'`,
+});
+
+/**
+ * Inserts or updates one service with its endpoints, sources, filter facets and search text.
+ * Liveness and `first_indexed` of an existing service are kept.
+ * @example upsertService(db, seedService, new Date().toISOString());
+ */
+export function upsertService(db: DB, input: ServiceInput, now: string): void {
+  const s = statements(db);
+  const sourceKinds = [...new Set(input.sources.map((ref) => ref.source))].sort();
+  const dualRail = input.rails.length >= 2 ? 1 : 0;
+  const { rowid, live_rank } = s.upsert.get({
+    id: input.id,
+    name: input.name,
+    category: input.category,
+    description: input.description,
+    endpoint: input.endpoint,
+    facilitator: input.facilitator,
+    price_usd: input.price.usd,
+    price_display: input.price.display,
+    rails: JSON.stringify(input.rails),
+    chains: JSON.stringify(input.chains),
+    assets: JSON.stringify(input.assets),
+    sources: JSON.stringify(sourceKinds),
+    dual_rail: dualRail,
+    now,
+  }) as { rowid: number; live_rank: number };
+
+  s.deleteEndpoints.run(input.id);
+  input.endpoints.forEach((e, position) => {
+    s.insertEndpoint.run(input.id, position, e.url, e.method, e.description, e.price.usd, e.price.display,
+      JSON.stringify(e.rails), JSON.stringify(e.chains), JSON.stringify(e.assets));
+  });
+  s.deleteSources.run(input.id);
+  for (const ref of input.sources) s.insertSource.run(input.id, ref.source, ref.url ?? '');
+  s.deleteFacets.run(input.id);
+  for (const facet of toFacets(input)) s.insertFacet.run(facet, live_rank, input.id, dualRail);
+  s.deleteSearch.run(rowid);
+  const endpointText = [input.endpoint, ...input.endpoints.map((e) => e.url)].join(' ');
+  s.insertSearch.run(rowid, input.name, input.category ?? '', input.description ?? '', endpointText);
+}
+
+/** Writes many services in one transaction. */
+export function upsertServices(db: DB, inputs: readonly ServiceInput[], now: string): void {
+  db.transaction(() => {
+    for (const input of inputs) upsertService(db, input, now);
+  })();
+}
+
+/** The facet keys a service matches: `rail:x402`, `chain:base`, `asset:usdc` (values lower-cased). */
+export function toFacets(input: { rails: readonly string[]; chains: readonly string[]; assets: readonly string[] }): string[] {
+  return [
+    ...input.rails.map((rail) => `rail:${rail.toLowerCase()}`),
+    ...input.chains.map((chain) => `chain:${chain.toLowerCase()}`),
+    ...input.assets.map((asset) => `asset:${asset.toLowerCase()}`),
+  ];
+}
+
+/** One service in the list shape, or null. `id` must already be lower-cased. */
+export function getService(db: DB, id: string): Service | null {
+  const row = statements(db).byId.get(id) as ServiceRow | undefined;
+  return row ? toService(row) : null;
+}
+
+/** Where a service is listed: one row per source and listing URL. */
+export function listSourceUrls(db: DB, id: string): Array<{ source: string; url: string | null }> {
+  const rows = statements(db).sourceUrls.all(id) as Array<{ source: string; url: string }>;
+  return rows.map((row) => ({ source: row.source, url: row.url || null }));
+}
+
+/** The services with these ids, in the order given; ids not in the index are left out. */
+export function getServicesByIds(db: DB, ids: readonly string[]): Service[] {
+  if (ids.length === 0) return [];
+  const rows = statements(db).byIds.all(JSON.stringify(ids)) as ServiceRow[];
+  const byId = new Map(rows.map((row) => [row.id, toService(row)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * One page of services matching the filters, live first then by id, with counts over all matches.
+ * @example listServices(db, { rail: 'x402', live: true }, { limit: 100, offset: 0 });
+ */
+export function listServices(db: DB, filters: ServiceFilters, page: ServicePage): ListServicesResult {
+  const query = toListQuery(filters);
+  const counts = cachedStatement(db, `SELECT count(*) AS total, coalesce(sum(${query.rank} = 0), 0) AS live,
+        coalesce(sum(${query.dual}), 0) AS dual_rail ${query.from}`)
+    .get(...query.params) as ListServicesResult['counts'];
+  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${query.from} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
+    .all(...query.params, page.limit, page.offset) as ServiceRow[];
+  return { counts, services: rows.map(toService) };
+}
+
+/** Census counts over the whole index. */
+export function getStats(db: DB): {
+  total: number;
+  live: number;
+  probed: number;
+  dual_rail: number;
+  rails: number;
+  last_probe_at: string | null;
+} {
+  const s = statements(db);
+  const stats = s.stats.get() as Omit<ReturnType<typeof getStats>, 'rails'>;
+  const { rails } = s.railsInUse.get() as { rails: number };
+  return { ...stats, rails };
+}
+
+interface ListQuery {
+  from: string;
+  params: unknown[];
+  rank: string;
+  key: string;
+  dual: string;
+}
+
+function toListQuery(filters: ServiceFilters): ListQuery {
+  const facets = toFacets({
+    rails: filters.rail ? [filters.rail] : [],
+    chains: filters.chain ? [filters.chain] : [],
+    assets: filters.asset ? [filters.asset] : [],
+  });
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const [driving, ...others] = facets;
+  let from: string;
+  let rank: string;
+  if (driving === undefined) {
+    from = 'FROM services s';
+    rank = 's.live_rank';
+  } else {
+    from = 'FROM service_facets f0 JOIN services s ON s.id = f0.service_id';
+    rank = 'f0.live_rank';
+    where.push('f0.facet = ?');
+    params.push(driving);
+    for (const facet of others) {
+      where.push(`EXISTS (SELECT 1 FROM service_facets f WHERE f.facet = ? AND f.live_rank = f0.live_rank
+        AND f.service_id = f0.service_id)`);
+      params.push(facet);
+    }
+  }
+  if (filters.live !== undefined) {
+    where.push(`${rank} = ?`);
+    params.push(filters.live ? 0 : 1);
+  }
+  if (filters.q) {
+    const search = toSearch(filters.q);
+    where.push(search.sql);
+    params.push(...search.params);
+  }
+  const clause = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
+  return { from: from + clause, params, rank, key: 's.id', dual: 's.dual_rail' };
+}
+
+/**
+ * Free-text search: the trigram index for words of three or more characters (substring match),
+ * a LIKE scan over name, category and endpoint when the query has only shorter words.
+ */
+function toSearch(q: string): { sql: string; params: unknown[] } {
+  const words = q.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const indexed = words.filter((word) => word.length >= 3);
+  if (indexed.length > 0) {
+    const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
+    return { sql: 's.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)', params: [match] };
+  }
+  const like = `%${q.trim().toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+  return {
+    sql: `(lower(s.name) LIKE ? ESCAPE '\\' OR lower(coalesce(s.category, '')) LIKE ? ESCAPE '\\'
+      OR lower(s.endpoint) LIKE ? ESCAPE '\\')`,
+    params: [like, like, like],
+  };
+}
+
+function toService(row: ServiceRow): Service {
+  return {
+    id: row.id,
+    name: row.name,
+    category: row.category,
+    description: row.description,
+    rails: JSON.parse(row.rails),
+    chains: JSON.parse(row.chains),
+    assets: JSON.parse(row.assets),
+    price: { display: row.price_display, usd: row.price_usd },
+    endpoint: row.endpoint,
+    facilitator: row.facilitator,
+    live: row.live === null ? null : row.live === 1,
+    last_seen_live: row.last_seen_live,
+    first_indexed: row.first_indexed,
+    sources: JSON.parse(row.sources),
+  };
+}

@@ -1,0 +1,59 @@
+/** The payment rails the index covers. */
+export const RAILS = ['x402', 'mpp', 'acp'] as const;
+export type Rail = (typeof RAILS)[number];
+
+/** A price as the index shows it: `$0.01 / call` and 0.01, or both null when unknown or dynamic. */
+export interface Price {
+  usd: number | null;
+  display: string | null;
+}
+
+/** One resource a host lists (a path or full URL), as found in a directory. */
+export interface EndpointInput {
+  url: string;
+  method: string | null;
+  description: string | null;
+  price: Price;
+  rails: Rail[];
+  chains: string[];
+  assets: string[];
+}
+
+/** Where a service was found: the directory kind and, when known, the URL of its listing there. */
+export interface SourceRef {
+  source: string;
+  url: string | null;
+}
+
+/**
+ * One service (one host) as the crawler or the seed hands it to `data/`.
+ * Terms (rails, chains, assets) are the union over its endpoints; `endpoint` is the main one, the one probed.
+ */
+export interface ServiceInput {
+  id: string;
+  name: string;
+  category: string | null;
+  description: string | null;
+  endpoint: string;
+  facilitator: string | null;
+  price: Price;
+  rails: Rail[];
+  chains: string[];
+  assets: string[];
+  sources: SourceRef[];
+  endpoints: EndpointInput[];
+}
+
+/** What the prober records for one check of a main endpoint. */
+export interface ProbeInput {
+  service_id: string;
+  probed_at: string;
+  ok: boolean;
+  status_code: number | null;
+  method: string | null;
+  latency_ms: number | null;
+  /** Short reason a person understands, when not ok. */
+  reason: string | null;
+  /** Rails detected in the challenge, when ok. */
+  detected_rails: Rail[];
+}
