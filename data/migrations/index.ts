@@ -1,4 +1,8 @@
 import * as init from './001-init.ts';
+import * as crawl from './002-crawl.ts';
 
 /** Every migration in order; the position + 1 is the schema version it brings the database to. */
-export const migrations: ReadonlyArray<{ name: string; up: string }> = [{ name: '001-init', ...init }];
+export const migrations: ReadonlyArray<{ name: string; up: string }> = [
+  { name: '001-init', ...init },
+  { name: '002-crawl', ...crawl },
+];
