@@ -87,8 +87,14 @@ function toEndpoints(listings: DiscoveredEndpoint[]): Listed[] {
       chains: toSortedUnique(same.flatMap((l) => l.chains)),
       assets: toSortedUnique(same.flatMap((l) => l.assets)),
       facilitator: same.find((l) => l.facilitator !== null)?.facilitator ?? null,
+      ...exampleBodyOf(same),
     };
   });
+}
+
+function exampleBodyOf(listings: DiscoveredEndpoint[]): Pick<EndpointInput, 'example_body'> {
+  const listing = listings.find((l) => l.example_body !== undefined);
+  return listing ? { example_body: listing.example_body } : {};
 }
 
 /** The values the highest-priority source with any value gives for a field, or [] when none does. */

@@ -5,7 +5,7 @@
 import type { Price, Rail } from '../data/types.ts';
 
 /** The directories the crawler reads, highest naming priority first (see `dedupe.ts`). */
-export const SOURCE_KINDS = ['mpp.dev', 'bazaar', 'open402', 'acp'] as const;
+export const SOURCE_KINDS = ['catalog', 'mpp.dev', 'bazaar', 'wellknown', 'submission', 'open402', 'acp'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export interface DiscoveredEndpoint {
@@ -26,6 +26,8 @@ export interface DiscoveredEndpoint {
   assets: string[];
   price: Price;
   facilitator: string | null;
+  /** An example request body, when the directory gives one (Bazaar `info.input.body`). */
+  example_body?: unknown;
 }
 
 /** A parse of one directory document: the endpoints found and how many malformed items were skipped. */

@@ -56,7 +56,7 @@ const statements = preparedOnce({
     RETURNING rowid, live_rank`,
   deleteEndpoints: `DELETE FROM service_endpoints WHERE service_id = ?`,
   insertEndpoint: `INSERT INTO service_endpoints (service_id, position, url, method, description, price_usd,
-      price_display, rails, chains, assets) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      price_display, rails, chains, assets, example_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   deleteSources: `DELETE FROM service_sources WHERE service_id = ?`,
   insertSource: `INSERT OR IGNORE INTO service_sources (service_id, source, url) VALUES (?, ?, ?)`,
   deleteFacets: `DELETE FROM service_facets WHERE service_id = ?`,
@@ -70,6 +70,10 @@ const statements = preparedOnce({
       count(live) AS probed, coalesce(sum(dual_rail), 0) AS dual_rail, max(last_probe_at) AS last_probe_at
     FROM services`,
   railsInUse: `SELECT count(DISTINCT facet) AS rails FROM service_facets WHERE facet LIKE 'rail:%'`,
+  endpoints: `SELECT url, method, description, price_usd, price_display, rails, chains, assets, example_body FROM service_endpoints
+    WHERE service_id = ? ORDER BY position`,
+  updateTerms: `UPDATE services SET rails = @rails, chains = @chains, assets = @assets, dual_rail = @dual_rail,
+      price_usd = @price_usd, price_display = @price_display WHERE id = @id RETURNING live_rank`,
 });
 
 /**
@@ -101,7 +105,8 @@ export function upsertService(db: DB, input: ServiceInput, now: string): void {
   s.deleteEndpoints.run(input.id);
   input.endpoints.forEach((e, position) => {
     s.insertEndpoint.run(input.id, position, e.url, e.method, e.description, e.price.usd, e.price.display,
-      JSON.stringify(e.rails), JSON.stringify(e.chains), JSON.stringify(e.assets));
+      JSON.stringify(e.rails), JSON.stringify(e.chains), JSON.stringify(e.assets),
+      e.example_body === undefined ? null : JSON.stringify(e.example_body));
   });
   s.deleteSources.run(input.id);
   for (const ref of input.sources) s.insertSource.run(input.id, ref.source, ref.url ?? '');
@@ -126,6 +131,55 @@ export function toFacets(input: { rails: readonly string[]; chains: readonly str
     ...input.chains.map((chain) => `chain:${chain.toLowerCase()}`),
     ...input.assets.map((asset) => `asset:${asset.toLowerCase()}`),
   ];
+}
+
+/**
+ * A stored service as the crawler handed it in (endpoints and sources included), or null; for merging a new
+ * discovery with what is already known.
+ */
+export function getServiceInput(db: DB, id: string): ServiceInput | null {
+  const service = getService(db, id);
+  if (!service) return null;
+  const rows = statements(db).endpoints.all(id) as Array<{
+    url: string; method: string | null; description: string | null; price_usd: number | null; price_display: string | null;
+    rails: string; chains: string; assets: string; example_body: string | null;
+  }>;
+  return {
+    id: service.id, name: service.name, category: service.category, description: service.description,
+    endpoint: service.endpoint, facilitator: service.facilitator, price: service.price,
+    rails: service.rails, chains: service.chains, assets: service.assets,
+    sources: listSourceUrls(db, id),
+    endpoints: rows.map((row) => ({
+      url: row.url, method: row.method, description: row.description,
+      price: { usd: row.price_usd, display: row.price_display },
+      rails: JSON.parse(row.rails), chains: JSON.parse(row.chains), assets: JSON.parse(row.assets),
+      ...(row.example_body === null ? {} : { example_body: JSON.parse(row.example_body) }),
+    })),
+  };
+}
+
+/**
+ * What a live challenge states is authoritative over directory data: its chains, assets and (when known) price
+ * replace the listed ones, and its rails join the listed rails.
+ * @example updateServiceTerms(db, 'api-example-com', { rails: ['x402'], chains: ['base'], assets: ['USDC'], price });
+ */
+export function updateServiceTerms(db: DB, id: string, terms: Pick<ServiceInput, 'rails' | 'chains' | 'assets' | 'price'>): void {
+  const current = getService(db, id);
+  if (!current) return;
+  const rails = [...new Set([...current.rails, ...terms.rails])].sort();
+  const chains = terms.chains.length > 0 ? terms.chains : current.chains;
+  const assets = terms.assets.length > 0 ? terms.assets : current.assets;
+  const price = terms.price.usd !== null || terms.price.display !== null ? terms.price : current.price;
+  const dualRail = rails.length >= 2 ? 1 : 0;
+  db.transaction(() => {
+    const { live_rank } = statements(db).updateTerms.get({
+      id, rails: JSON.stringify(rails), chains: JSON.stringify(chains), assets: JSON.stringify(assets),
+      dual_rail: dualRail, price_usd: price.usd, price_display: price.display,
+    }) as { live_rank: number };
+    const s = statements(db);
+    s.deleteFacets.run(id);
+    for (const facet of toFacets({ rails, chains, assets })) s.insertFacet.run(facet, live_rank, id, dualRail);
+  })();
 }
 
 /** One service in the list shape, or null. `id` must already be lower-cased. */

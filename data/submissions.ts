@@ -75,3 +75,45 @@ export function toEndpointKey(endpoint: string): string {
 function newSubmissionId(): string {
   return `sub_${randomBytes(12).toString('base64url')}`;
 }
+
+/** After this many failed crawls, spanning at least a day, a submission is rejected. */
+export const SUBMISSION_MAX_FAILURES = 3;
+
+/** A queued submission as the crawler sees it. */
+export interface QueuedSubmission {
+  id: string;
+  endpoint: string;
+  name: string | null;
+  attempts: number;
+  first_failed_at: string | null;
+}
+
+const crawlStatements = preparedOnce({
+  queued: `SELECT id, endpoint, name, attempts, first_failed_at FROM submissions WHERE status = 'queued' ORDER BY created_at`,
+  listed: `UPDATE submissions SET status = 'listed', service_id = ?, reason = NULL, attempts = attempts + 1, updated_at = ?
+    WHERE id = ?`,
+  failed: `UPDATE submissions SET attempts = attempts + 1, reason = @reason, updated_at = @now,
+      first_failed_at = coalesce(first_failed_at, @now),
+      status = CASE WHEN attempts + 1 >= @max AND julianday(@now) - julianday(coalesce(first_failed_at, @now)) >= 1
+        THEN 'rejected' ELSE status END
+    WHERE id = @id RETURNING status`,
+});
+
+/** Every submission still waiting for a crawl to find its challenge, oldest first. */
+export function listQueuedSubmissions(db: DB): QueuedSubmission[] {
+  return crawlStatements(db).queued.all() as QueuedSubmission[];
+}
+
+/** A crawl found the submitted endpoint's challenge: it is listed as this service. */
+export function markSubmissionListed(db: DB, id: string, serviceId: string, now: string): void {
+  crawlStatements(db).listed.run(serviceId, now, id);
+}
+
+/**
+ * A crawl found no challenge: the reason is kept, and after three failed crawls over at least 24 h the
+ * submission is rejected. Answers the submission's status afterwards.
+ */
+export function recordSubmissionFailure(db: DB, id: string, reason: string, now: string): Submission['status'] {
+  const row = crawlStatements(db).failed.get({ id, reason, now, max: SUBMISSION_MAX_FAILURES }) as { status: Submission['status'] };
+  return row.status;
+}

@@ -17,6 +17,8 @@ export interface EndpointInput {
   rails: Rail[];
   chains: string[];
   assets: string[];
+  /** An example request body the directory gives (validation-first servers need one before their 402). */
+  example_body?: unknown;
 }
 
 /** Where a service was found: the directory kind and, when known, the URL of its listing there. */

@@ -64,6 +64,18 @@ function readBazaarMethod(extensions: unknown): string | null {
   return readInputMethod(extensions.bazaar.info);
 }
 
+/** The example body of the discovery info (v2 `extensions.bazaar.info.input.body`, v1 `outputSchema.input.body`). */
+function readExampleBody(item: Record<string, unknown>): Pick<DiscoveredEndpoint, 'example_body'> {
+  const infos = [
+    isRecord(item.extensions) && isRecord(item.extensions.bazaar) ? item.extensions.bazaar.info : undefined,
+    ...(Array.isArray(item.accepts) ? item.accepts.map((accept) => (isRecord(accept) ? accept.outputSchema : undefined)) : []),
+  ];
+  for (const info of infos) {
+    if (isRecord(info) && isRecord(info.input) && info.input.body !== undefined) return { example_body: info.input.body };
+  }
+  return {};
+}
+
 /** The facilitator base URL of a discovery page URL, or null when the URL is not one. */
 function toFacilitator(sourceUrl: string | null): string | null {
   const url = readHttpUrl(sourceUrl);
@@ -94,6 +106,7 @@ function readItem(item: Record<string, unknown>, sourceUrl: string | null): Disc
     assets: toSortedUnique(valid.map((offer) => offer.asset)),
     price: cheapest(valid.map((offer) => offer.price)),
     facilitator: toFacilitator(sourceUrl),
+    ...readExampleBody(item),
   };
 }
 

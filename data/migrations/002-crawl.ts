@@ -23,4 +23,7 @@ CREATE TABLE probe_days (
 ) WITHOUT ROWID;
 
 ALTER TABLE submissions ADD COLUMN first_failed_at TEXT;
+
+-- JSON of an example request body a directory gives for an endpoint, used by probes of validation-first servers.
+ALTER TABLE service_endpoints ADD COLUMN example_body TEXT;
 `;

@@ -1,0 +1,83 @@
+import { finishCrawlRun, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from '../data/crawl.ts';
+import type { DB } from '../data/db.ts';
+import type { DirectoryConfig } from './directories.ts';
+import type { DiscoveredEndpoint } from './discovered.ts';
+import { discover, type DiscoverySummary } from './discover.ts';
+import type { ProbeAgent } from './probe.ts';
+import { probePass, type ProbePassSummary } from './probe-pass.ts';
+import { processSubmissions, type SubmissionsSummary } from './submissions.ts';
+
+/** Raw probes are kept this long (at least the newest 20 per service always); daily roll-ups a year. */
+export const KEEP_PROBES_DAYS = 7;
+export const KEEP_PROBE_DAYS_DAYS = 365;
+const DAY_MS = 86_400_000;
+
+export interface CrawlOptions {
+  agent: ProbeAgent;
+  directories: DirectoryConfig[];
+  extra?: DiscoveredEndpoint[];
+  discover: boolean;
+  probe: boolean;
+  limit?: number;
+  concurrency?: number;
+  timeoutMs?: number;
+  now: () => Date;
+  onPhase?: (phase: 'discovery' | 'probes' | 'submissions') => void;
+  onProbe?: (done: number, total: number) => void;
+}
+
+export interface CrawlSummary {
+  run_id: number;
+  discovery: DiscoverySummary | null;
+  probes: ProbePassSummary | null;
+  submissions: SubmissionsSummary | null;
+  errors: string[];
+}
+
+/**
+ * One crawl: discovery (when asked), a probe pass over every main endpoint (when asked), the submission queue,
+ * then daily roll-ups and pruning. A fault in one directory or one service never stops it; the run is recorded
+ * with its counts and errors.
+ * @example await runCrawl(db, { agent, directories: DEFAULT_DIRECTORIES, discover: true, probe: true, now: () => new Date() });
+ */
+export async function runCrawl(db: DB, options: CrawlOptions): Promise<CrawlSummary> {
+  const kind = options.discover && options.probe ? 'full' : options.discover ? 'discovery' : 'probe';
+  const runId = startCrawlRun(db, kind, options.now().toISOString());
+  const summary: CrawlSummary = { run_id: runId, discovery: null, probes: null, submissions: null, errors: [] };
+  try {
+    if (options.discover) {
+      options.onPhase?.('discovery');
+      summary.discovery = await discover(db, options);
+      summary.errors.push(...summary.discovery.directories.filter((d) => d.error).map((d) => `${d.kind} ${d.url}: ${d.error}`));
+    }
+    if (options.probe) {
+      options.onPhase?.('probes');
+      summary.probes = await probePass(db, options);
+      options.onPhase?.('submissions');
+      summary.submissions = await processSubmissions(db, options);
+      keepHistoryBounded(db, options.now());
+    }
+    finish(db, summary, options.now(), 'finished');
+  } catch (error) {
+    summary.errors.push((error as Error).message);
+    finish(db, summary, options.now(), 'failed');
+    throw error;
+  }
+  return summary;
+}
+
+function keepHistoryBounded(db: DB, now: Date): void {
+  const today = now.toISOString().slice(0, 10);
+  rollUpProbeDay(db, new Date(now.getTime() - DAY_MS).toISOString().slice(0, 10));
+  rollUpProbeDay(db, today);
+  pruneProbeHistory(db, {
+    keepProbesSince: new Date(now.getTime() - KEEP_PROBES_DAYS * DAY_MS).toISOString(),
+    keepLast: 20,
+    keepDaysSince: new Date(now.getTime() - KEEP_PROBE_DAYS_DAYS * DAY_MS).toISOString().slice(0, 10),
+  });
+}
+
+function finish(db: DB, summary: CrawlSummary, now: Date, status: 'finished' | 'failed'): void {
+  const { discovery, probes, submissions } = summary;
+  finishCrawlRun(db, summary.run_id, { finishedAt: now.toISOString(), status, counts: { discovery, probes, submissions }, errors: summary.errors });
+}

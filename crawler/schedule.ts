@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const CRAWL_SCRIPT = fileURLToPath(new URL('../scripts/crawl.ts', import.meta.url));
+
+export interface CrawlScheduleOptions {
+  probeIntervalMs: number;
+  discoveryIntervalMs: number;
+  /** Environment of each crawl (DATABASE_PATH, STAGING_URL = the server's own origin, ALLOW_PRIVATE_TARGETS...). */
+  env: NodeJS.ProcessEnv;
+  /** Called after each pass, e.g. to re-render the pages whose data changed. */
+  onPassFinished?: (exitCode: number | null) => void | Promise<void>;
+  log?: (line: string) => void;
+}
+
+/**
+ * Keeps the index fresh from `npm start`: a probe pass every `probeIntervalMs` and discovery every
+ * `discoveryIntervalMs`, each in a child process (so the API never stalls) and never two at once; the first pass
+ * starts right away. Answers a function that stops the schedule and the pass in flight.
+ * @example const stop = startCrawlSchedule({ probeIntervalMs: 300_000, discoveryIntervalMs: 3_600_000, env: process.env });
+ */
+export function startCrawlSchedule(options: CrawlScheduleOptions): () => Promise<void> {
+  let child: ChildProcess | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let lastDiscoveryMs = -Infinity;
+
+  const runPass = () => {
+    timer = null;
+    const discover = Date.now() - lastDiscoveryMs >= options.discoveryIntervalMs;
+    if (discover) lastDiscoveryMs = Date.now();
+    child = spawn(process.execPath, ['--import', 'tsx', CRAWL_SCRIPT, ...(discover ? [] : ['--probe-only'])], {
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
+    child.stderr?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
+    child.on('exit', async (code) => {
+      child = null;
+      await options.onPassFinished?.(code);
+      if (!stopped) timer = setTimeout(runPass, options.probeIntervalMs);
+    });
+  };
+  runPass();
+
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const running = child;
+    if (running) {
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGTERM');
+      await exited;
+    }
+  };
+}

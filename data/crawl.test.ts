@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { finishCrawlRun, getLastCrawlRun, listProbeTargets, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from './crawl.ts';
+import { listProbes, recordProbe } from './probes.ts';
+import { upsertServices } from './services.ts';
+import { getSubmission, listQueuedSubmissions, markSubmissionListed, recordSubmissionFailure, submitService } from './submissions.ts';
+import { makeService, openTestDatabase } from './testing.ts';
+
+const probeAt = (id: string, at: string, ok: boolean, latency: number) => ({
+  service_id: id, probed_at: at, ok, status_code: ok ? 402 : 500, method: 'GET', latency_ms: latency, reason: ok ? null : 'answered 500', detected_rails: [],
+});
+
+describe('crawl records', () => {
+  it('records a run from start to finish', () => {
+    const db = openTestDatabase();
+    const id = startCrawlRun(db, 'full', '2026-11-01T00:00:00.000Z');
+    expect(getLastCrawlRun(db)).toMatchObject({ id, status: 'running', finished_at: null });
+    finishCrawlRun(db, id, { finishedAt: '2026-11-01T00:01:00.000Z', status: 'finished', counts: { probed: 3 }, errors: ['mpp.dev: timed out'] });
+    expect(getLastCrawlRun(db)).toMatchObject({ status: 'finished', counts: { probed: 3 }, errors: ['mpp.dev: timed out'] });
+  });
+
+  it('lists every probe target except acp:// endpoints, with the main endpoint method', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test' }), makeService({ id: 'shop-test', endpoint: 'acp://shop.test', rails: ['acp'] })], '2026-11-01T00:00:00.000Z');
+    expect(listProbeTargets(db)).toEqual([{ service_id: 'a-test', url: 'https://a.test/v1/pay', method: 'GET' }]);
+  });
+
+  it('rolls a day of probes up with the median latency, and prunes old probes but keeps the newest 20', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test' })], '2026-11-01T00:00:00.000Z');
+    const latencies = [50, 10, 30, 20, 40];
+    latencies.forEach((latency, i) => recordProbe(db, probeAt('a-test', `2026-11-01T0${i}:00:00.000Z`, i !== 2, latency)));
+    recordProbe(db, probeAt('a-test', '2026-11-02T00:00:00.000Z', true, 99));
+    rollUpProbeDay(db, '2026-11-01');
+    expect(db.prepare('SELECT * FROM probe_days').all()).toEqual([{ service_id: 'a-test', day: '2026-11-01', checks: 5, challenges: 4, latency_ms_median: 30 }]);
+    for (let i = 0; i < 30; i++) recordProbe(db, probeAt('a-test', `2026-10-${String(i + 1).padStart(2, '0')}T00:00:00.000Z`, true, 1));
+    pruneProbeHistory(db, { keepProbesSince: '2026-11-01T00:00:00.000Z', keepLast: 20, keepDaysSince: '2025-11-01' });
+    expect(db.prepare('SELECT count(*) AS n FROM probes').get()).toEqual({ n: 20 });
+    expect(listProbes(db, 'a-test')[0]?.probed_at).toBe('2026-11-02T00:00:00.000Z');
+  });
+});
+
+describe('submission lifecycle', () => {
+  const submit = (db: ReturnType<typeof openTestDatabase>, endpoint: string) =>
+    submitService(db, { endpoint, name: null, contact: null, idempotencyKey: null }, new Date('2026-11-01T00:00:00Z')).submission.id;
+
+  it('lists a submission whose challenge was found', () => {
+    const db = openTestDatabase();
+    const id = submit(db, 'https://a.example/pay');
+    markSubmissionListed(db, id, 'a-example', '2026-11-01T01:00:00.000Z');
+    expect(getSubmission(db, id)).toMatchObject({ status: 'listed', service_id: 'a-example', attempts: 1 });
+    expect(listQueuedSubmissions(db)).toEqual([]);
+  });
+
+  it('rejects after three failed crawls spanning at least 24 hours, keeping the reason', () => {
+    const db = openTestDatabase();
+    const id = submit(db, 'https://b.example/pay');
+    expect(recordSubmissionFailure(db, id, 'answered 404', '2026-11-01T01:00:00.000Z')).toBe('queued');
+    expect(recordSubmissionFailure(db, id, 'answered 404', '2026-11-01T02:00:00.000Z')).toBe('queued');
+    expect(recordSubmissionFailure(db, id, 'answered 404', '2026-11-01T03:00:00.000Z')).toBe('queued');
+    expect(listQueuedSubmissions(db)).toMatchObject([{ id, attempts: 3, first_failed_at: '2026-11-01T01:00:00.000Z' }]);
+    expect(recordSubmissionFailure(db, id, 'timed out after 10 s', '2026-11-02T01:00:00.000Z')).toBe('rejected');
+    expect(getSubmission(db, id)).toMatchObject({ status: 'rejected', reason: 'timed out after 10 s', attempts: 4 });
+  });
+});

@@ -1,0 +1,99 @@
+import { preparedOnce, type DB } from './db.ts';
+
+/** What a crawl run records about itself. */
+export interface CrawlRunRecord {
+  id: number;
+  kind: 'discovery' | 'probe' | 'full';
+  started_at: string;
+  finished_at: string | null;
+  status: 'running' | 'finished' | 'failed';
+  counts: Record<string, unknown>;
+  errors: string[];
+}
+
+/** A main endpoint to probe, with the example body its directory gives, if any. */
+export interface ProbeTarget {
+  service_id: string;
+  url: string;
+  method: string | null;
+  body?: unknown;
+}
+
+const statements = preparedOnce({
+  startRun: `INSERT INTO crawl_runs (kind, started_at, status) VALUES (?, ?, 'running') RETURNING id`,
+  finishRun: `UPDATE crawl_runs SET finished_at = ?, status = ?, counts = ?, errors = ? WHERE id = ?`,
+  lastRun: `SELECT * FROM crawl_runs ORDER BY id DESC LIMIT 1`,
+  targets: `SELECT s.id AS service_id, s.endpoint AS url, e.method, e.example_body
+    FROM services s LEFT JOIN service_endpoints e ON e.service_id = s.id AND e.position = (
+      SELECT min(position) FROM service_endpoints WHERE service_id = s.id AND url = s.endpoint)
+    WHERE s.endpoint NOT LIKE 'acp://%' ORDER BY s.id`,
+  rollUp: `INSERT INTO probe_days (service_id, day, checks, challenges, latency_ms_median)
+    SELECT service_id, substr(probed_at, 1, 10), count(*), sum(ok), NULL FROM probes
+    WHERE probed_at >= ? AND probed_at < ? GROUP BY service_id, substr(probed_at, 1, 10)
+    ON CONFLICT (service_id, day) DO UPDATE SET checks = excluded.checks, challenges = excluded.challenges`,
+  dayLatencies: `SELECT service_id, latency_ms FROM probes
+    WHERE probed_at >= ? AND probed_at < ? AND latency_ms IS NOT NULL ORDER BY service_id, latency_ms`,
+  setMedian: `UPDATE probe_days SET latency_ms_median = ? WHERE service_id = ? AND day = ?`,
+  pruneProbes: `DELETE FROM probes WHERE probed_at < ? AND id NOT IN (
+      SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY service_id ORDER BY probed_at DESC, id DESC) AS n
+        FROM probes) WHERE n <= ?)`,
+  pruneDays: `DELETE FROM probe_days WHERE day < ?`,
+});
+
+/** Opens a crawl run; answers its id. */
+export function startCrawlRun(db: DB, kind: CrawlRunRecord['kind'], startedAt: string): number {
+  return (statements(db).startRun.get(kind, startedAt) as { id: number }).id;
+}
+
+/** Closes a crawl run with what it counted and what failed. */
+export function finishCrawlRun(
+  db: DB,
+  id: number,
+  outcome: { finishedAt: string; status: 'finished' | 'failed'; counts: Record<string, unknown>; errors: string[] },
+): void {
+  statements(db).finishRun.run(outcome.finishedAt, outcome.status, JSON.stringify(outcome.counts), JSON.stringify(outcome.errors), id);
+}
+
+/** The newest crawl run, or null. */
+export function getLastCrawlRun(db: DB): CrawlRunRecord | null {
+  const row = statements(db).lastRun.get() as (Omit<CrawlRunRecord, 'counts' | 'errors'> & { counts: string; errors: string }) | undefined;
+  return row ? { ...row, counts: JSON.parse(row.counts), errors: JSON.parse(row.errors) } : null;
+}
+
+/** Every main endpoint that can be probed (`acp://` endpoints never are), by service id. */
+export function listProbeTargets(db: DB): ProbeTarget[] {
+  const rows = statements(db).targets.all() as Array<Omit<ProbeTarget, 'body'> & { example_body: string | null }>;
+  return rows.map(({ example_body, ...target }) => (example_body === null ? target : { ...target, body: JSON.parse(example_body) }));
+}
+
+/**
+ * Rolls the probes of one UTC day up into `probe_days` (checks, challenges detected, median latency).
+ * @example rollUpProbeDay(db, '2026-11-21');
+ */
+export function rollUpProbeDay(db: DB, day: string): void {
+  const s = statements(db);
+  const from = `${day}T00:00:00.000Z`;
+  const to = new Date(Date.parse(from) + 86_400_000).toISOString();
+  db.transaction(() => {
+    s.rollUp.run(from, to);
+    const latencies = new Map<string, number[]>();
+    for (const row of s.dayLatencies.all(from, to) as Array<{ service_id: string; latency_ms: number }>) {
+      const list = latencies.get(row.service_id) ?? [];
+      list.push(row.latency_ms);
+      latencies.set(row.service_id, list);
+    }
+    for (const [serviceId, list] of latencies) s.setMedian.run(list[Math.floor((list.length - 1) / 2)], serviceId, day);
+  })();
+}
+
+/**
+ * Keeps the database bounded: raw probes older than `keepProbesSince` go (but never a service's newest `keepLast`),
+ * and daily roll-ups older than `keepDaysSince` (YYYY-MM-DD).
+ */
+export function pruneProbeHistory(db: DB, options: { keepProbesSince: string; keepLast: number; keepDaysSince: string }): void {
+  const s = statements(db);
+  db.transaction(() => {
+    s.pruneProbes.run(options.keepProbesSince, options.keepLast);
+    s.pruneDays.run(options.keepDaysSince);
+  })();
+}

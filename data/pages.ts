@@ -1,0 +1,174 @@
+import type { Service } from '../api/schemas.ts';
+import { preparedOnce, type DB } from './db.ts';
+import { getServicesByIds, listServices } from './services.ts';
+import type { Price, Rail } from './types.ts';
+
+/**
+ * Reads for the site build (site/build/, site/src/lib/): the listed endpoints of a host page by page, probe
+ * counts over a time window, daily roll-ups, facet counts for the home page, and what changed since a render.
+ */
+
+/** One listed endpoint of a service, in listing order (the main endpoint is usually first). */
+export interface EndpointRecord {
+  position: number;
+  url: string;
+  method: string | null;
+  description: string | null;
+  price: Price;
+  rails: Rail[];
+  chains: string[];
+  assets: string[];
+}
+
+/** One day of probes of a service, rolled up by the crawler. */
+export interface ProbeDayRecord {
+  day: string;
+  checks: number;
+  challenges: number;
+  latency_ms_median: number | null;
+}
+
+/** How many checks there were and how many detected a challenge. */
+export interface CheckCounts {
+  checks: number;
+  challenges: number;
+}
+
+/** The number of services matching one filter value (`rail:x402`, `chain:base`, `asset:usdc`), and live among them. */
+export interface FacetCount {
+  facet: string;
+  total: number;
+  live: number;
+}
+
+/** A fingerprint of the data the site shows: when it differs from the one a build recorded, the site is stale. */
+export interface DataStamp {
+  services: number;
+  maxUpdatedAt: string | null;
+  maxProbeId: number;
+}
+
+const statements = preparedOnce({
+  endpoints: `SELECT position, url, method, description, price_usd, price_display, rails, chains, assets
+    FROM service_endpoints WHERE service_id = ? ORDER BY position LIMIT ? OFFSET ?`,
+  endpointCount: `SELECT count(*) AS n FROM service_endpoints WHERE service_id = ?`,
+  endpointCounts: `SELECT service_id, count(*) AS n FROM service_endpoints GROUP BY service_id`,
+  probeCounts: `SELECT count(*) AS checks, coalesce(sum(ok), 0) AS challenges FROM probes
+    WHERE service_id = ? AND probed_at >= ?`,
+  dayCounts: `SELECT coalesce(sum(checks), 0) AS checks, coalesce(sum(challenges), 0) AS challenges FROM probe_days
+    WHERE service_id = ? AND day >= ?`,
+  days: `SELECT day, checks, challenges, latency_ms_median FROM probe_days WHERE service_id = ? AND day >= ? ORDER BY day`,
+  facets: `SELECT facet, count(*) AS total, coalesce(sum(live_rank = 0), 0) AS live FROM service_facets GROUP BY facet
+    ORDER BY facet`,
+  ids: `SELECT id FROM services ORDER BY live_rank, id`,
+  assets: `SELECT DISTINCT a.value AS symbol FROM services s, json_each(s.assets) a ORDER BY a.value`,
+  stamp: `SELECT count(*) AS services, max(updated_at) AS maxUpdatedAt,
+      (SELECT coalesce(max(id), 0) FROM probes) AS maxProbeId FROM services`,
+  probedSince: `SELECT DISTINCT service_id FROM probes WHERE id > ?`,
+  updatedSince: `SELECT id FROM services WHERE updated_at > ?`,
+});
+
+/**
+ * One page of a service's listed endpoints, in listing order.
+ * @example listEndpoints(db, 'api-example-com', { limit: 50, offset: 50 });
+ */
+export function listEndpoints(db: DB, serviceId: string, page: { limit: number; offset: number }): EndpointRecord[] {
+  const rows = statements(db).endpoints.all(serviceId, page.limit, page.offset) as Array<{
+    position: number;
+    url: string;
+    method: string | null;
+    description: string | null;
+    price_usd: number | null;
+    price_display: string | null;
+    rails: string;
+    chains: string;
+    assets: string;
+  }>;
+  return rows.map((row) => ({
+    position: row.position,
+    url: row.url,
+    method: row.method,
+    description: row.description,
+    price: { usd: row.price_usd, display: row.price_display },
+    rails: JSON.parse(row.rails),
+    chains: JSON.parse(row.chains),
+    assets: JSON.parse(row.assets),
+  }));
+}
+
+/** How many endpoints a service lists. */
+export function countEndpoints(db: DB, serviceId: string): number {
+  return (statements(db).endpointCount.get(serviceId) as { n: number }).n;
+}
+
+/** How many endpoints each service lists, by id (services listing none are absent). */
+export function getEndpointCounts(db: DB): Map<string, number> {
+  const rows = statements(db).endpointCounts.all() as Array<{ service_id: string; n: number }>;
+  return new Map(rows.map((row) => [row.service_id, row.n]));
+}
+
+/**
+ * Checks of a service's main endpoint since a time (raw probes still kept), and how many detected a challenge.
+ * @example countProbesSince(db, 'api-example-com', '2026-10-31T12:00:00.000Z') // { checks: 4, challenges: 3 }
+ */
+export function countProbesSince(db: DB, serviceId: string, since: string): CheckCounts {
+  return statements(db).probeCounts.get(serviceId, since) as CheckCounts;
+}
+
+/** Checks of a service summed over the daily roll-ups from `sinceDay` (YYYY-MM-DD) on; zero when none are kept. */
+export function countProbeDaysSince(db: DB, serviceId: string, sinceDay: string): CheckCounts {
+  return statements(db).dayCounts.get(serviceId, sinceDay) as CheckCounts;
+}
+
+/** The daily roll-ups of a service from `sinceDay` (YYYY-MM-DD) on, oldest first; empty before the crawler fills them. */
+export function listProbeDays(db: DB, serviceId: string, sinceDay: string): ProbeDayRecord[] {
+  return statements(db).days.all(serviceId, sinceDay) as ProbeDayRecord[];
+}
+
+/** Services per filter value over the whole index, with how many of them are live. */
+export function listFacetCounts(db: DB): FacetCount[] {
+  return statements(db).facets.all() as FacetCount[];
+}
+
+/** Every asset symbol services list, as first written (`USDC`, `pathUSD`), sorted. */
+export function listAssetSymbols(db: DB): string[] {
+  return (statements(db).assets.all() as Array<{ symbol: string }>).map((row) => row.symbol);
+}
+
+/** Every service id, in list order (live first, then id). */
+export function listServiceIds(db: DB): string[] {
+  return (statements(db).ids.all() as Array<{ id: string }>).map((row) => row.id);
+}
+
+/** Every service in the list shape, in list order. */
+export function listAllServices(db: DB): Service[] {
+  const total = getDataStamp(db).services;
+  if (total === 0) return [];
+  return listServices(db, {}, { limit: total, offset: 0 }).services;
+}
+
+/** Services in the list shape for these ids, in the order given (missing ids left out). */
+export function listServicesByIds(db: DB, ids: readonly string[]): Service[] {
+  return getServicesByIds(db, ids);
+}
+
+/** The data fingerprint: services, the newest write to one, and the newest probe. */
+export function getDataStamp(db: DB): DataStamp {
+  return statements(db).stamp.get() as DataStamp;
+}
+
+/**
+ * Ids of the services written or probed after a stamp was taken (a service deleted since is not among them).
+ * @example listChangedServiceIds(db, stampOfTheLastRender);
+ */
+export function listChangedServiceIds(db: DB, since: DataStamp): string[] {
+  const s = statements(db);
+  const ids = new Set<string>();
+  for (const row of s.probedSince.all(since.maxProbeId) as Array<{ service_id: string }>) ids.add(row.service_id);
+  if (since.maxUpdatedAt !== null) {
+    for (const row of s.updatedSince.all(since.maxUpdatedAt) as Array<{ id: string }>) ids.add(row.id);
+  } else {
+    for (const id of listServiceIds(db)) ids.add(id);
+  }
+  return [...ids].sort();
+}

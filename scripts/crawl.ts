@@ -1,0 +1,116 @@
+/**
+ * `npm run crawl`: one crawl of the configured directories (or those given with --source KIND=URL), a probe pass,
+ * the submission queue; a progress display on a terminal, a log line every few seconds otherwise, a summary at the end.
+ * Exits 0 when the crawl ran, even if some directories or services failed; 2 on bad arguments or a database that
+ * cannot be written; 1 when every directory failed.
+ */
+import { parseArgs } from 'node:util';
+import { SingleBar, Presets } from 'cli-progress';
+import { readConfig } from '../api/config.ts';
+import { openDatabase } from '../data/db.ts';
+import { DEFAULT_DIRECTORIES, toDirectoryConfig } from '../crawler/directories.ts';
+import { createProbeAgent } from '../crawler/probe.ts';
+import { runCrawl, type CrawlSummary } from '../crawler/run.ts';
+import { parse as parseAcp } from '../crawler/sources/acp.ts';
+import acpMerchants from '../crawler/sources/acp-merchants.json' with { type: 'json' };
+
+const LOG_EVERY_MS = 5_000;
+
+function readArguments() {
+  const { values } = parseArgs({
+    options: {
+      source: { type: 'string', multiple: true },
+      limit: { type: 'string' },
+      concurrency: { type: 'string' },
+      'no-probe': { type: 'boolean', default: false },
+      'probe-only': { type: 'boolean', default: false },
+      'timeout-ms': { type: 'string' },
+    },
+    strict: true,
+  });
+  const positive = (name: string, value: string | undefined) => {
+    if (value === undefined) return undefined;
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} wants a whole number above 0, got "${value}"`);
+    return number;
+  };
+  if (values['no-probe'] && values['probe-only']) throw new Error('--no-probe and --probe-only exclude each other');
+  return {
+    directories: values.source ? values.source.map(toDirectoryConfig) : DEFAULT_DIRECTORIES,
+    limit: positive('limit', values.limit),
+    concurrency: positive('concurrency', values.concurrency),
+    timeoutMs: positive('timeout-ms', values['timeout-ms']),
+    discover: !values['probe-only'],
+    probe: !values['no-probe'],
+  };
+}
+
+function createProgress() {
+  if (!process.stderr.isTTY) {
+    let last = 0;
+    return (done: number, total: number) => {
+      if (Date.now() - last < LOG_EVERY_MS && done < total) return;
+      last = Date.now();
+      console.error(`probes: ${done}/${total}`);
+    };
+  }
+  const bar = new SingleBar({ format: 'probes |{bar}| {value}/{total} {percentage}% | {rate}/s | ETA {eta_formatted}', hideCursor: true }, Presets.shades_classic);
+  const started = Date.now();
+  return (done: number, total: number) => {
+    if (done === 1) bar.start(total, 0, { rate: '0' });
+    bar.update(done, { rate: (done / ((Date.now() - started) / 1000)).toFixed(1) });
+    if (done === total) bar.stop();
+  };
+}
+
+function printSummary(summary: CrawlSummary): void {
+  const { discovery, probes, submissions } = summary;
+  for (const d of discovery?.directories ?? []) {
+    console.log(`${d.kind.padEnd(8)} ${d.url}: ${d.error ? `FAILED (${d.error})` : `${d.endpoints} endpoints, ${d.skipped} skipped, ${d.pages} page(s)`}`);
+  }
+  if (discovery) console.log(`services: ${discovery.services.found} found, ${discovery.services.new} new, ${discovery.services.updated} updated`);
+  if (probes) {
+    console.log(`probes: ${probes.probed}, live ${probes.live}, not live ${probes.probed - probes.live}`);
+    for (const [reason, count] of Object.entries(probes.not_live).sort((a, b) => b[1] - a[1])) console.log(`  ${String(count).padStart(6)}  ${reason}`);
+  }
+  if (submissions) console.log(`submissions: ${submissions.probed} probed, ${submissions.listed} listed, ${submissions.still_queued} still queued, ${submissions.rejected} rejected`);
+}
+
+async function main(): Promise<number> {
+  let args: ReturnType<typeof readArguments>;
+  let config: ReturnType<typeof readConfig>;
+  try {
+    args = readArguments();
+    config = readConfig(process.env);
+  } catch (error) {
+    console.error(`crawl: ${(error as Error).message}`);
+    return 2;
+  }
+  let db;
+  try {
+    db = openDatabase(config.databasePath);
+    db.exec('BEGIN IMMEDIATE; ROLLBACK');
+  } catch (error) {
+    console.error(`crawl: cannot write the database ${config.databasePath}: ${(error as Error).message}`);
+    return 2;
+  }
+  const agent = createProbeAgent({ allow: config.allowPrivateTargets, ownOrigin: config.stagingUrl });
+  try {
+    const summary = await runCrawl(db, {
+      ...args,
+      agent,
+      extra: args.discover ? parseAcp(acpMerchants, null).endpoints : [],
+      now: () => new Date(),
+      onPhase: (phase) => console.error(`${phase}...`),
+      onProbe: createProgress(),
+    });
+    printSummary(summary);
+    const directories = summary.discovery?.directories ?? [];
+    return directories.length > 0 && directories.every((d) => d.error) ? 1 : 0;
+  } finally {
+    await agent.dispatcher.close();
+    db.close();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,205 @@
+/**
+ * A local fleet of payable endpoints for tests, the demo and the benchmark: ONE node:http server on
+ * an ephemeral 127.0.0.1 port, routing `/svc/<n>/...` to service n (so 10,000 services cost
+ * nothing), plus a Bazaar directory (`/bazaar/discovery/resources`) and an mpp.dev-shaped one
+ * (`/mpp/api/services`) listing them. Behaviours are mixed by ratio (seeded) or given in order.
+ *
+ * CLI: `npx tsx scripts/fleet.ts --count 50 [--seed 1] [--latency none|realistic] [--port 0]
+ * [--behaviours a,b] [--probe-timeout-ms 10000]` prints the directory URLs and keeps running.
+ * Probing it needs `ALLOW_PRIVATE_TARGETS=127.0.0.1`.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { PROBE_TIMEOUT_MS } from '../crawler/probe.ts';
+import { BEHAVIOURS, getBehaviourSpec, isBehaviour, type Behaviour, type ExpectedOutcome } from './fleet/behaviours.ts';
+import { toBazaarPage, toMppDocument } from './fleet/directories.ts';
+import { MAIN_PATH, serveService, type FleetService, type ServeContext } from './fleet/serve.ts';
+
+export interface FleetOptions {
+  count: number;
+  /** Behaviours in order: service n gets `behaviours[n % length]`. Overrides `ratios`. */
+  behaviours?: readonly Behaviour[];
+  /** Relative shares of a seeded random mix; default: a realistic mix of every behaviour. */
+  ratios?: Partial<Record<Behaviour, number>>;
+  /** `realistic`: each service answers every request after its own delay, drawn from a log-normal spread (median 80 ms). */
+  latency?: 'none' | 'realistic';
+  seed?: number;
+  /** The probe time limit the expectations assume (slow behaviours outlast it). */
+  probeTimeoutMs?: number;
+  port?: number;
+}
+
+export interface FleetEndpoint {
+  url: string;
+  method: string | null;
+  /** The example body the directory gives, if any. */
+  body?: unknown;
+  behaviour: Behaviour;
+  expected: ExpectedOutcome;
+}
+
+export interface Fleet {
+  origin: string;
+  directories: { bazaar: string; mpp: string };
+  endpoints: FleetEndpoint[];
+  close(): Promise<void>;
+}
+
+/** USDC atomic amounts a service may charge ($0.001 to $0.10). */
+const AMOUNTS = ['1000', '5000', '10000', '20000', '50000', '100000'];
+const LATENCY_MEDIAN_MS = 80;
+const LATENCY_SIGMA = 0.9;
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same fleet. */
+function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function createPicker(options: FleetOptions, random: () => number): (n: number) => Behaviour {
+  const { behaviours } = options;
+  if (behaviours !== undefined && behaviours.length > 0) return (n) => behaviours[n % behaviours.length] as Behaviour;
+  const weights = BEHAVIOURS.map((b) => [b, options.ratios ? (options.ratios[b] ?? 0) : getBehaviourSpec(b).weight] as const);
+  const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
+  if (total <= 0) throw new Error('fleet: ratios must give some behaviour a positive share');
+  return () => {
+    let pick = random() * total;
+    for (const [behaviour, weight] of weights) {
+      pick -= weight;
+      if (pick < 0) return behaviour;
+    }
+    return 'x402-v2-header';
+  };
+}
+
+/** A log-normal delay (Box-Muller), capped so that 4 requests (a redirect chain) fit in half the probe time limit. */
+function drawLatencyMs(random: () => number, probeTimeoutMs: number): number {
+  const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const cap = probeTimeoutMs / 8;
+  return Math.round(Math.min(cap, LATENCY_MEDIAN_MS * Math.exp(LATENCY_SIGMA * normal)));
+}
+
+function createServices(options: FleetOptions, origins: string[], probeTimeoutMs: number): FleetService[] {
+  const random = createRandom(options.seed ?? 1);
+  const pick = createPicker(options, random);
+  return origins.map((origin, n) => {
+    const behaviour = pick(n);
+    const basePath = `/svc/${n}`;
+    const amount = AMOUNTS[Math.floor(random() * AMOUNTS.length)] ?? '10000';
+    const latencyMs = options.latency === 'realistic' ? drawLatencyMs(random, probeTimeoutMs) : 0;
+    const offer = { url: `${origin}${basePath}${MAIN_PATH}`, amount, description: `Fleet service ${n} quote` };
+    return { n, behaviour, origin, basePath, offer, latencyMs };
+  });
+}
+
+function sendJson(res: ServerResponse, document: unknown): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' });
+  res.end(JSON.stringify(document));
+}
+
+function createRouter(services: FleetService[], origin: string, ctx: ServeContext): (req: IncomingMessage, res: ServerResponse) => void {
+  const lastUpdated = new Date().toISOString();
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', origin);
+    if (url.pathname === '/bazaar/discovery/resources') return sendJson(res, toBazaarPage(services, url.searchParams, lastUpdated));
+    if (url.pathname === '/mpp/api/services') return sendJson(res, toMppDocument(services, ctx.realm));
+    const match = /^\/svc\/(\d+)(\/.*)$/.exec(url.pathname);
+    const service = match === null ? undefined : services[Number(match[1])];
+    if (match === null || service === undefined) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return void res.end('{"error":"not found"}');
+    }
+    serveService(service, match[2] ?? '', req, res, ctx);
+  };
+}
+
+async function listen(port: number): Promise<{ server: Server; origin: string }> {
+  const server = createServer({ keepAliveTimeout: 5_000 });
+  server.listen(port, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/**
+ * Starts a fleet of `count` services, each on its own loopback port (so each is its own host, as the index
+ * dedupes by host), plus the directories on `port`; `close()` stops them and every open connection.
+ * @example const fleet = await startFleet({ count: 50, behaviours: BEHAVIOURS, latency: 'none', probeTimeoutMs: 500 })
+ */
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const probeTimeoutMs = options.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
+  const { server, origin } = await listen(options.port ?? 0);
+  const listeners = [server];
+  for (let n = 0; n < options.count; n++) listeners.push((await listen(0)).server);
+  const origins = listeners.slice(1).map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`);
+  const services = createServices(options, origins, probeTimeoutMs);
+  const ctx: ServeContext = { realm: new URL(origin).host, slowMs: probeTimeoutMs * 3, hits: new Map() };
+  const router = createRouter(services, origin, ctx);
+  for (const listener of listeners) listener.on('request', router);
+
+  const endpoints = services.map(({ offer, behaviour, latencyMs }): FleetEndpoint => {
+    const spec = getBehaviourSpec(behaviour);
+    const body = spec.body === undefined ? {} : { body: spec.body };
+    return { url: offer.url, method: spec.method, ...body, behaviour, expected: spec.expected(probeTimeoutMs, latencyMs) };
+  });
+  const close = async (): Promise<void> => {
+    await Promise.all(
+      listeners.map((listener) => {
+        const closed = once(listener, 'close');
+        listener.close();
+        listener.closeAllConnections();
+        return closed;
+      }),
+    );
+  };
+  return { origin, directories: { bazaar: `${origin}/bazaar/discovery/resources`, mpp: `${origin}/mpp/api/services` }, endpoints, close };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      count: { type: 'string', default: '50' },
+      seed: { type: 'string', default: '1' },
+      latency: { type: 'string', default: 'realistic' },
+      port: { type: 'string', default: '0' },
+      behaviours: { type: 'string' },
+      'probe-timeout-ms': { type: 'string', default: String(PROBE_TIMEOUT_MS) },
+    },
+  });
+  const behaviours = values.behaviours?.split(',').map((name) => name.trim());
+  const unknown = behaviours?.filter((name) => !isBehaviour(name)) ?? [];
+  if (unknown.length > 0) throw new Error(`unknown behaviours: ${unknown.join(', ')} (known: ${BEHAVIOURS.join(', ')})`);
+  const fleet = await startFleet({
+    count: Number(values.count),
+    seed: Number(values.seed),
+    latency: values.latency === 'none' ? 'none' : 'realistic',
+    port: Number(values.port),
+    probeTimeoutMs: Number(values['probe-timeout-ms']),
+    ...(behaviours === undefined ? {} : { behaviours: behaviours.filter(isBehaviour) }),
+  });
+  const counts = new Map<Behaviour, number>();
+  for (const { behaviour } of fleet.endpoints) counts.set(behaviour, (counts.get(behaviour) ?? 0) + 1);
+  console.log(`fleet of ${fleet.endpoints.length} services on ${fleet.origin} (probe with ALLOW_PRIVATE_TARGETS=127.0.0.1)`);
+  console.log(`bazaar: ${fleet.directories.bazaar}`);
+  console.log(`mpp:    ${fleet.directories.mpp}`);
+  console.log([...counts].map(([behaviour, count]) => `  ${behaviour}: ${count}`).join('\n'));
+  const stop = (): void => void fleet.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
