@@ -307,7 +307,11 @@ describe('GET /openapi.json', () => {
     expect(json.info.version).toBe('1.0.0');
     expect(Object.keys(json.paths).sort()).toEqual([
       '/api/v1/services', '/api/v1/services/batch', '/api/v1/services/{id}', '/api/v1/stats', '/api/v1/submissions/{id}', '/api/v1/submit',
-    ]);
+      // The purchase preview (api/purchase/openapi.ts): the catalog, purchases, and one path per demo service.
+      '/api/v1/purchase', '/api/v1/purchase/services/{id}', '/api/v1/purchases', '/api/v1/purchases/{id}', '/api/v1/purchases/{id}/approval',
+      '/api/demo/market', ...['audio-transcription', 'contract-screening', 'image-creation', 'job-search', 'product-search', 'specialist-research',
+        'wallet-briefing', 'web-search', 'website-performance', 'whitepaper-extraction'].map((name) => `/api/demo/services/${name}`),
+    ].sort());
     expect(Object.keys(json.components.schemas)).toEqual(expect.arrayContaining(['Service', 'ServiceDetail', 'ServiceList', 'Stats', 'BatchResult', 'SubmitResult', 'Submission', 'Error']));
     expect(json.components.schemas.Service.required).toEqual(expect.arrayContaining(['id', 'rails', 'live', 'price', 'sources']));
   });

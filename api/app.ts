@@ -5,6 +5,8 @@ import { apiError } from './errors.ts';
 import { createHttpLayer } from './http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { createRateLimiter } from './ratelimit.ts';
+import { createSiteHandler, type StaticSiteOptions } from './static.ts';
+import { purchaseRoutes } from './purchase/routes.ts';
 import { getBatchRoute, postBatchRoute } from './routes/batch.ts';
 import { getServiceRoute, listServicesRoute, statsRoute } from './routes/services.ts';
 import { getSubmissionRoute, submitRoute } from './routes/submit.ts';
@@ -16,10 +18,12 @@ export interface AppDeps {
   now: () => Date;
   /** Host name resolution for submitted endpoints; the system resolver by default. */
   lookup?: (host: string) => Promise<string[]>;
+  /** The built site to serve for non-API GET and HEAD paths (api/static.ts); without it they answer JSON 404s. */
+  site?: StaticSiteOptions;
 }
 
 type Method = 'GET' | 'POST';
-interface Route {
+export interface Route {
   method: Method;
   path: string;
   handler: (event: H3Event) => unknown;
@@ -36,6 +40,7 @@ function toRoutes(deps: AppDeps): Route[] {
     { method: 'POST', path: '/api/v1/submit', handler: submitRoute(deps) },
     { method: 'GET', path: '/api/v1/submissions/:id', handler: getSubmissionRoute(deps) },
     { method: 'GET', path: '/openapi.json', handler: () => openapi },
+    ...purchaseRoutes(deps),
   ];
 }
 
@@ -56,7 +61,10 @@ export function createApp(deps: AppDeps): H3 {
     }),
   );
   for (const route of routes) app.on(route.method, route.path, route.handler);
+  const site = deps.site ? createSiteHandler(deps.site) : null;
   app.all('/**', (event) => {
+    const page = event.req.method === 'GET' || event.req.method === 'HEAD';
+    if (site && page && !isApiPath(event.url.pathname)) return site(event);
     throw unroutable(routes, event);
   });
   return app;
@@ -73,6 +81,11 @@ function unroutable(routes: Route[], event: H3Event) {
     });
   }
   return apiError(404, 'not_found', `No such path. The paths that exist are listed in "endpoints".`, { endpoints });
+}
+
+/** Everything under /api/ (and /openapi.json) answers JSON, never a page. */
+function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/') || pathname === '/openapi.json';
 }
 
 function toPattern(path: string): RegExp {

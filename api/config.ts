@@ -10,6 +10,16 @@ export interface Config {
   trustProxy: boolean;
   allowPrivateTargets: AllowList;
   rateLimit: { limit: number; windowSeconds: number };
+  probeIntervalMs: number;
+  discoveryIntervalMs: number;
+  /** x402 facilitator that verifies and settles demo-service payments. */
+  facilitatorUrl: string;
+  /** Receives demo-service payments (default: the conventional burn address, so test USDC paid is gone). */
+  payToAddress: string;
+  /** The USDC contract the demo services are paid in (default: Base Sepolia USDC). */
+  usdcAddress: string;
+  /** CoinGecko-style `simple/price` URL the market-data demo service quotes from. */
+  priceSourceUrl: string;
 }
 
 export const DEFAULT_RATE_LIMIT = { limit: 300, windowSeconds: 60 };
@@ -28,7 +38,31 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').toLowerCase()),
     allowPrivateTargets: parseAllowList(env.ALLOW_PRIVATE_TARGETS),
     rateLimit: DEFAULT_RATE_LIMIT,
+    probeIntervalMs: toDurationMs('PROBE_INTERVAL', env.PROBE_INTERVAL, 5 * 60_000),
+    discoveryIntervalMs: toDurationMs('DISCOVERY_INTERVAL', env.DISCOVERY_INTERVAL, 60 * 60_000),
+    facilitatorUrl: env.FACILITATOR_URL || 'https://www.x402.org/facilitator',
+    payToAddress: toAddress('PAY_TO_ADDRESS', env.PAY_TO_ADDRESS, '0x000000000000000000000000000000000000dEaD'),
+    usdcAddress: toAddress('USDC_ADDRESS', env.USDC_ADDRESS, '0x036CbD53842c5426634e7929541eC2318f3dCF7e'),
+    priceSourceUrl: env.PRICE_SOURCE_URL || 'https://api.coingecko.com/api/v3/simple/price',
   };
+}
+
+/**
+ * A duration given as seconds (`300`) or with a unit (`500ms`, `30s`, `5m`, `1h`).
+ * @example toDurationMs('PROBE_INTERVAL', '5m', 0) // 300000
+ */
+export function toDurationMs(name: string, value: string | undefined, fallbackMs: number): number {
+  if (value === undefined || value.trim() === '') return fallbackMs;
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
+  if (!match) throw new Error(`${name} must be a duration like 300, 30s, 5m or 1h; got "${value}"`);
+  const unitMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Math.round(Number(match[1]) * unitMs);
+}
+
+function toAddress(name: string, value: string | undefined, fallback: string): string {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value.trim())) throw new Error(`${name} must be a 0x-prefixed 20-byte hex address; got "${value}"`);
+  return value.trim();
 }
 
 function toPort(value: string | undefined): number {

@@ -13,11 +13,12 @@ export interface HttpLayerOptions {
 const READ_CACHE = 'public, max-age=60, s-maxage=300';
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'RateLimit-Limit, RateLimit-Policy, RateLimit-Remaining, Retry-After, ETag',
+  'access-control-expose-headers':
+    'RateLimit-Limit, RateLimit-Policy, RateLimit-Remaining, Retry-After, ETag, PAYMENT-REQUIRED, PAYMENT-RESPONSE',
 };
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'Content-Type, Idempotency-Key, If-None-Match',
+  'access-control-allow-headers': 'Content-Type, Idempotency-Key, If-None-Match, PAYMENT-SIGNATURE',
   'access-control-max-age': '86400',
 };
 
@@ -34,7 +35,7 @@ export function createHttpLayer(options: HttpLayerOptions): Middleware {
     const headers: Record<string, string> = { ...CORS_HEADERS, ...limitHeaders };
     try {
       const client = getRequestIP(event, { xForwardedFor: options.trustProxy }) ?? 'unknown';
-      const taken = options.limiter.take(client, options.nowMs());
+      const taken = isRateLimited(event) ? options.limiter.take(client, options.nowMs()) : { allowed: true as const, remaining: limit };
       if (!taken.allowed) {
         throw apiError(429, 'rate_limited', `Over ${limit} requests per ${windowSeconds} s. Retry after the Retry-After seconds.`, {
           headers: { 'retry-after': String(taken.retryAfterSeconds), 'ratelimit-remaining': '0' },
@@ -52,6 +53,12 @@ export function createHttpLayer(options: HttpLayerOptions): Middleware {
       });
     }
   };
+}
+
+/** The API spends tokens; the site's pages and assets (static files any CDN serves) do not. */
+function isRateLimited(event: H3Event): boolean {
+  const path = event.url.pathname;
+  return path.startsWith('/api/') || path === '/api' || path === '/openapi.json';
 }
 
 function isPreflight(event: H3Event): boolean {

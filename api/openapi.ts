@@ -12,6 +12,7 @@ import {
   SubmitBody,
   SubmitResult,
 } from './schemas.ts';
+import { purchaseOperations } from './purchase/openapi.ts';
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json(ErrorResponse, description);
@@ -91,6 +92,7 @@ const operations: Record<string, Record<string, ZodOpenApiOperationObject>> = {
       responses: responses(Submission, 'The submission.', { '404': 'not_found: no such submission.' }),
     },
   },
+  ...purchaseOperations({ responses, json, idParam }),
 };
 
 /**

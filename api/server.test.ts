@@ -95,36 +95,77 @@ describe('over a real socket', () => {
 
 describe('npm start', () => {
   const dir = mkdtempSync(join(tmpdir(), 'psi-start-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 }));
 
-  it('creates and seeds a new database, serves the index and logs its URL', async () => {
-    const child = spawn('npm', ['start', '--silent', '--', '--no-crawl'], {
-      env: { ...process.env, PORT: '0', DATABASE_PATH: join(dir, 'nested', 'index.db') },
+  /** Starts `npm start` and answers the URL it logs, with a stop function. */
+  async function start(args: string[], env: Record<string, string>) {
+    const child = spawn('npm', ['start', '--silent', '--', ...args], {
+      env: { ...process.env, PORT: '0', DIST_DIR: join(dir, 'dist'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        const timer = setTimeout(() => reject(new Error(`no URL logged: ${output}`)), 20_000);
-        child.stdout.on('data', (chunk) => {
-          output += chunk;
-          const match = /listening on (http:\/\/\S+)/.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]!);
-          }
-        });
-        child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    /** Stops the whole process group (npm, the server, a crawl in flight) and waits until none of it is left. */
+    const stop = async () => {
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+      for (let i = 0; i < 100 && isGroupAlive(child.pid!); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`no URL logged: ${output}`)), 20_000);
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
       });
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+    }).catch(async (error) => {
+      await stop();
+      throw error;
+    });
+    return { url, stop };
+  }
+
+  it('creates and seeds a new database, serves the index and logs its URL', async () => {
+    const { url, stop } = await start(['--no-crawl'], { DATABASE_PATH: join(dir, 'nested', 'index.db') });
+    try {
       const stats = await (await fetch(new URL('/api/v1/stats', url))).json();
       expect(stats.total).toBeGreaterThan(300);
       expect(stats.live).toBe(0);
+      expect(stats.last_probe_at).toBeNull();
       const list = await (await fetch(new URL('/api/v1/services?rail=mpp&limit=1', url))).json();
       expect(list.counts.total).toBeGreaterThan(50);
       expect(list.services[0].live).toBeNull();
     } finally {
-      process.kill(-child.pid!, 'SIGTERM');
+      await stop();
+    }
+  });
+
+  it('probes on a schedule, recording what cannot be reached as not live', async () => {
+    const { url, stop } = await start([], { DATABASE_PATH: join(dir, 'scheduled.db'), DISCOVERY_INTERVAL: '1h', PROBE_INTERVAL: '1h' });
+    try {
+      let stats = { last_probe_at: null as string | null, probed: 0 };
+      for (let i = 0; i < 100 && stats.last_probe_at === null; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        stats = await (await fetch(new URL('/api/v1/stats', url))).json();
+      }
+      expect(stats.last_probe_at).not.toBeNull();
+      expect(stats.probed).toBeGreaterThan(0);
+    } finally {
+      await stop();
     }
   });
 });
+
+function isGroupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

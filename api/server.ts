@@ -1,16 +1,27 @@
 import { serve } from 'h3';
+import { startCrawlSchedule } from '../crawler/schedule.ts';
 import { openDatabase } from '../data/db.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
+import { readSiteOptions } from '../site/build/config.ts';
+import { createSite } from '../site/build/site.ts';
 import { createApp } from './app.ts';
 import { readConfig } from './config.ts';
 
-/** `npm start`: open (creating and seeding when new) the database and serve the index. */
+/**
+ * `npm start`: open (creating and seeding when new) the database, serve the index, and keep it fresh with a
+ * probe pass every PROBE_INTERVAL and discovery every DISCOVERY_INTERVAL (`--no-crawl` turns that off).
+ */
 const config = readConfig(process.env);
 const db = openDatabase(config.databasePath);
 const seeded = seedIfEmpty(db, readSeed(), new Date().toISOString());
 if (seeded > 0) console.log(`seeded ${seeded} services from the embedded default into ${config.databasePath}`);
 
-const server = serve(createApp({ db, config, now: () => new Date() }), {
+// The site is built before serving when missing or older than the data, and follows the data after each pass.
+const site = createSite(db, readSiteOptions(process.env, config, (line) => console.log(`[site] ${line}`)));
+await site.ensureBuilt().catch((error) => console.error(`[site] not built, serving the API only: ${error instanceof Error ? error.message : error}`));
+const renderHome = (params: URLSearchParams) => site.renderHome(params);
+
+const server = serve(createApp({ db, config, now: () => new Date(), site: { distDir: site.distDir, renderHome } }), {
   hostname: config.host,
   port: config.port,
   silent: true,
@@ -18,8 +29,19 @@ const server = serve(createApp({ db, config, now: () => new Date() }), {
 await server.ready();
 console.log(`Payable-Service Index listening on ${server.url}`);
 
+const stopCrawls = process.argv.includes('--no-crawl')
+  ? async () => {}
+  : startCrawlSchedule({
+      probeIntervalMs: config.probeIntervalMs,
+      discoveryIntervalMs: config.discoveryIntervalMs,
+      env: { ...process.env, DATABASE_PATH: config.databasePath, STAGING_URL: config.stagingUrl ?? new URL(server.url!).origin },
+      log: (line) => console.log(`[crawl] ${line}`),
+      onPassFinished: () => site.refresh().then(() => undefined, (error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`)),
+    });
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
+    await stopCrawls();
     await server.close(true);
     db.close();
     process.exit(0);

@@ -1,21 +1,20 @@
 import { upsertServices } from '../data/services.ts';
 import { openTestDatabase } from '../data/testing.ts';
 import type { ServiceInput } from '../data/types.ts';
-import { parseAllowList } from '../crawler/targets.ts';
 import { createApp, type AppDeps } from './app.ts';
-import { DEFAULT_RATE_LIMIT, type Config } from './config.ts';
+import { DEFAULT_RATE_LIMIT, readConfig, type Config } from './config.ts';
 
 export const TEST_NOW = new Date('2026-11-01T12:00:00.000Z');
 
+/** The defaults of an empty environment, on an ephemeral port, with a rate limit tests do not reach. */
 export const testConfig = (overrides: Partial<Config> = {}): Config => ({
-  host: '127.0.0.1',
+  ...readConfig({}),
   port: 0,
   databasePath: ':memory:',
-  baseUrl: null,
-  stagingUrl: null,
-  trustProxy: false,
-  allowPrivateTargets: parseAllowList(''),
   rateLimit: { ...DEFAULT_RATE_LIMIT, limit: 100_000 },
+  // No test reaches the internet: the demo services' facilitator and price source default to a closed local port.
+  facilitatorUrl: 'http://127.0.0.1:9/facilitator',
+  priceSourceUrl: 'http://127.0.0.1:9/price',
   ...overrides,
 });
 

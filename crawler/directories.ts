@@ -7,6 +7,7 @@ import type { ParseDirectory, ParseResult, SourceKind } from './discovered.ts';
 import { fetchJson } from './fetch-json.ts';
 import { parse as parseAcp } from './sources/acp.ts';
 import { parse as parseBazaar } from './sources/bazaar.ts';
+import { parse as parseCatalog } from './sources/catalog.ts';
 import { parse as parseMpp } from './sources/mpp.ts';
 import { parse as parseOpen402 } from './sources/open402.ts';
 import { isRecord } from './sources/read.ts';
@@ -22,9 +23,10 @@ export const DIRECTORY_PARSERS: Partial<Record<SourceKind, ParseDirectory>> = {
   'mpp.dev': parseMpp,
   open402: parseOpen402,
   acp: parseAcp,
+  catalog: parseCatalog,
 };
 
-const KIND_ALIASES: Record<string, SourceKind> = { mpp: 'mpp.dev', 'mpp.dev': 'mpp.dev', bazaar: 'bazaar', open402: 'open402', acp: 'acp' };
+const KIND_ALIASES: Record<string, SourceKind> = { mpp: 'mpp.dev', 'mpp.dev': 'mpp.dev', bazaar: 'bazaar', open402: 'open402', acp: 'acp', catalog: 'catalog' };
 
 /** The real public directories (protocols.md 4b, 4c and 5): facilitators that list resources, and mpp.dev. */
 export const DEFAULT_DIRECTORIES: DirectoryConfig[] = [

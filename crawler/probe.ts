@@ -215,6 +215,8 @@ async function sendFollowing(url: string, method: string, body: unknown, ctx: Pr
         headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         body: payload,
         signal: ctx.signal,
+        // One probe per host per pass: a kept-alive socket would only hold memory until the next pass.
+        reset: true,
       });
       const { statusCode: status, headers: responseHeaders } = response;
       const location = responseHeaders.location;

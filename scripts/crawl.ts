@@ -1,5 +1,6 @@
 /**
- * `npm run crawl`: one crawl of the configured directories (or those given with --source KIND=URL), a probe pass,
+ * `npm run crawl`: one crawl of the configured directories (or those given with --source KIND=URL; the index's own
+ * purchase catalog is added when STAGING_URL names the server, as `npm start` does), a probe pass,
  * the submission queue; a progress display on a terminal, a log line every few seconds otherwise, a summary at the end.
  * Exits 0 when the crawl ran, even if some directories or services failed; 2 on bad arguments or a database that
  * cannot be written; 1 when every directory failed.
@@ -95,9 +96,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const agent = createProbeAgent({ allow: config.allowPrivateTargets, ownOrigin: config.stagingUrl });
+  const ownCatalog = config.stagingUrl && args.directories === DEFAULT_DIRECTORIES
+    ? [toDirectoryConfig(`catalog=${config.stagingUrl}/api/v1/purchase`)]
+    : [];
   try {
     const summary = await runCrawl(db, {
       ...args,
+      directories: [...args.directories, ...ownCatalog],
       agent,
       extra: args.discover ? parseAcp(acpMerchants, null).endpoints : [],
       now: () => new Date(),
@@ -113,4 +118,6 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+// Exit as soon as the summary is out: DNS lookups of unreachable hosts may still sit in the thread pool after
+// their probes gave up, and would hold the process (and the page refresh that waits for it) for minutes.
+process.exit(await main());

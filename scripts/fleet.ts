@@ -40,6 +40,8 @@ export interface FleetEndpoint {
   body?: unknown;
   behaviour: Behaviour;
   expected: ExpectedOutcome;
+  /** The delay the service adds before every answer. */
+  latencyMs: number;
 }
 
 export interface Fleet {
@@ -149,7 +151,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const endpoints = services.map(({ offer, behaviour, latencyMs }): FleetEndpoint => {
     const spec = getBehaviourSpec(behaviour);
     const body = spec.body === undefined ? {} : { body: spec.body };
-    return { url: offer.url, method: spec.method, ...body, behaviour, expected: spec.expected(probeTimeoutMs, latencyMs) };
+    return { url: offer.url, method: spec.method, ...body, behaviour, expected: spec.expected(probeTimeoutMs, latencyMs), latencyMs };
   });
   const close = async (): Promise<void> => {
     await Promise.all(

@@ -1,0 +1,52 @@
+import { encodePaymentResponseHeader, HTTPFacilitatorClient } from '@x402/core/http';
+import type { H3Event } from 'h3';
+import type { AppDeps, Route } from '../app.ts';
+import { toChallengeResponse, toPaymentRequired } from './challenge.ts';
+import type { DemoContext, DemoService } from './define.ts';
+import { readDemoParams } from './params.ts';
+import { acceptPayment } from './payment.ts';
+import { createPriceSource } from './price-source.ts';
+import { DEMO_SERVICES } from './registry.ts';
+import { toPaymentRequirements } from './terms.ts';
+
+/** Each facilitator call (verify, settle) gives up after this long, so a paid call never hangs. */
+export const FACILITATOR_TIMEOUT_MS = 20_000;
+
+/**
+ * One GET route per demo service: parameters validated first (400 naming the parameter), then the x402 v2
+ * challenge (402) when unpaid, or verify, answer, settle and 200 with `PAYMENT-RESPONSE` when paid.
+ * @example const routes = demoServiceRoutes(deps); // [{ method: 'GET', path: '/api/demo/market', handler }, ...]
+ */
+export function demoServiceRoutes(deps: AppDeps): Route[] {
+  const facilitator = new HTTPFacilitatorClient({ url: deps.config.facilitatorUrl, timeoutMs: FACILITATOR_TIMEOUT_MS });
+  const context: DemoContext = { now: deps.now, priceSource: createPriceSource({ url: deps.config.priceSourceUrl, now: deps.now }) };
+  return DEMO_SERVICES.map((service) => ({
+    method: 'GET' as const,
+    path: service.path,
+    handler: demoServiceHandler(service, { config: deps.config, facilitator, context }),
+  }));
+}
+
+interface HandlerDeps extends Pick<AppDeps, 'config'> {
+  facilitator: HTTPFacilitatorClient;
+  context: DemoContext;
+}
+
+function demoServiceHandler(service: DemoService, { config, facilitator, context }: HandlerDeps) {
+  return async (event: H3Event): Promise<Response> => {
+    const params = readDemoParams(service, event.url.searchParams);
+    const requirements = toPaymentRequirements(service, config);
+    const header = event.req.headers.get('payment-signature');
+    if (!header) return toChallengeResponse(toPaymentRequired(service, requirements, event.url.href));
+    const outcome = await acceptPayment({
+      facilitator,
+      header,
+      requirements,
+      produce: async () => service.respond(params, context),
+    });
+    if (!outcome.paid) return toChallengeResponse(toPaymentRequired(service, requirements, event.url.href, outcome.reason), outcome.settlement);
+    return Response.json(outcome.body, {
+      headers: { 'payment-response': encodePaymentResponseHeader(outcome.settlement), 'cache-control': 'no-store' },
+    });
+  };
+}

@@ -1,0 +1,162 @@
+import { createReadStream } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, join, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import type { H3Event } from 'h3';
+
+/**
+ * Serving the built site (`dist/`, see site/build/) from the h3 server, after the API routes: files with their
+ * type and caching headers, `/services/{id}` from `services/{id}/index.html`, the home page for a query
+ * rendered on request (so the search form works without JavaScript), and the site's 404 page as HTML with
+ * status 404 for anything else. Paths under `/api/` never reach it.
+ */
+
+export interface StaticSiteOptions {
+  /** The folder (or symlink to the release) to serve. */
+  distDir: string;
+  /** The home page for a query (`/?rail=x402`), or null for the static first page. */
+  renderHome?: (params: URLSearchParams) => Promise<string | null>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+};
+/** Pages and snapshots change with the data: the same freshness as API reads. */
+const PAGE_CACHE = 'public, max-age=60, s-maxage=300';
+/** Build assets carry a content hash in their name. */
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
+const NOT_FOUND_CACHE = 'public, max-age=60';
+/** Bigger files are streamed rather than read whole. */
+const STREAM_FROM_BYTES = 256 * 1024;
+/**
+ * Pages render directory data, so they allow no inline script and no other origin; the purchase approval page
+ * (its own helper's) talks to a wallet and is left to set its own policy.
+ */
+const PAGE_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+interface Found {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * The handler for every non-API GET and HEAD: answers a file, a rendered home page, or the 404 page.
+ * @example app.all('/**', createSiteHandler({ distDir: 'dist' }));
+ */
+export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) => Promise<Response> {
+  return async (event) => {
+    const url = event.url;
+    const head = event.req.method === 'HEAD';
+    const root = await realpath(options.distDir).catch(() => null);
+    if (!root) return siteMissing(head);
+
+    if (url.pathname === '/' && url.search && options.renderHome) {
+      const html = await options.renderHome(url.searchParams);
+      if (html !== null) return respond(html, 200, { 'content-type': TYPES['.html']!, 'cache-control': PAGE_CACHE, ...pageHeaders('/') }, head);
+    }
+
+    const found = await findFile(root, url.pathname);
+    if (!found) {
+      // Service ids are lower-case; a link with capitals still reaches the page.
+      const lower = `/${url.pathname.toLowerCase().split('/').filter((segment) => segment.length > 0).join('/')}`;
+      if (/[A-Z]/.test(url.pathname) && (await findFile(root, lower))) {
+        return new Response(null, { status: 301, headers: { location: `${lower}${url.search}`, 'cache-control': PAGE_CACHE } });
+      }
+      return notFound(root, head);
+    }
+    const etag = `W/"${found.size.toString(36)}-${Math.floor(found.mtimeMs).toString(36)}"`;
+    const type = TYPES[extname(found.path).toLowerCase()] ?? 'application/octet-stream';
+    const headers: Record<string, string> = {
+      'content-type': type,
+      'cache-control': found.path.startsWith(join(root, '_astro') + sep) ? ASSET_CACHE : PAGE_CACHE,
+      etag,
+      'last-modified': new Date(found.mtimeMs).toUTCString(),
+      'x-content-type-options': 'nosniff',
+      ...(type.startsWith('text/html') ? pageHeaders(url.pathname) : {}),
+    };
+    if (matchesEtag(event.req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    headers['content-length'] = String(found.size);
+    if (head) return new Response(null, { status: 200, headers });
+    if (found.size >= STREAM_FROM_BYTES) {
+      return new Response(Readable.toWeb(createReadStream(found.path)) as ReadableStream, { status: 200, headers });
+    }
+    return new Response(await readFile(found.path), { status: 200, headers });
+  };
+}
+
+/**
+ * The file a URL path names inside the site, or null: `/x` is `x`, `x/index.html` or `x.html`; dot segments,
+ * encoded slashes and anything resolving outside the root are refused. `/purchase/{id}` is the purchase page.
+ */
+async function findFile(root: string, pathname: string): Promise<Found | null> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.split('/').filter((segment) => segment.length > 0);
+  if (segments.some((segment) => segment.startsWith('.'))) return null;
+  const base = join(root, ...segments);
+  const candidates = [base, join(base, 'index.html'), `${base}.html`];
+  if (segments[0] === 'purchase' && segments.length === 2) candidates.push(join(root, 'purchase', 'index.html'), join(root, 'purchase.html'));
+  for (const candidate of candidates) {
+    const found = await statFile(root, candidate);
+    if (found) return found;
+  }
+  return null;
+}
+
+async function statFile(root: string, path: string): Promise<Found | null> {
+  try {
+    const real = await realpath(path);
+    if (!real.startsWith(root + sep)) return null;
+    const info = await stat(real);
+    return info.isFile() ? { path: real, size: info.size, mtimeMs: info.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+async function notFound(root: string, head: boolean): Promise<Response> {
+  const page = await readFile(join(root, '404.html'), 'utf8').catch(() => null);
+  const headers = { 'content-type': TYPES['.html']!, 'cache-control': NOT_FOUND_CACHE, ...pageHeaders('/404') };
+  return respond(page ?? '<!doctype html><title>Not found</title><h1>Not found</h1><p><a href="/">Home</a></p>', 404, headers, head);
+}
+
+function siteMissing(head: boolean): Response {
+  return respond('<!doctype html><title>Site not built</title><h1>The site is not built yet</h1><p>Run <code>npm run build</code>. The API answers meanwhile: <a href="/openapi.json">/openapi.json</a>.</p>',
+    503, { 'content-type': TYPES['.html']!, 'cache-control': 'no-store', 'retry-after': '30' }, head);
+}
+
+function pageHeaders(pathname: string): Record<string, string> {
+  const headers: Record<string, string> = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin' };
+  if (!pathname.startsWith('/purchase')) headers['content-security-policy'] = PAGE_POLICY;
+  return headers;
+}
+
+function respond(body: string, status: number, headers: Record<string, string>, head: boolean): Response {
+  return new Response(head ? null : body, { status, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } });
+}
+
+function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
+}

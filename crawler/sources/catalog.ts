@@ -1,0 +1,41 @@
+/**
+ * The index's own purchase-preview catalog (`GET {staging}/api/v1/purchase` -> `{ services[] }`): every demo
+ * service becomes one DiscoveredEndpoint at its example URL (the demo services validate parameters before their
+ * 402, so a bare endpoint would answer 400), rail x402, Base Sepolia USDC, price from the atomic amount.
+ * They all share the staging host, so dedupe lists them as the endpoints of one service: the index itself.
+ */
+import type { DiscoveredEndpoint, ParseDirectory } from '../discovered.ts';
+import { toPrice } from '../normalize.ts';
+import { isRecord, readHttpUrl, readText } from './read.ts';
+
+const USDC_DECIMALS = 6;
+
+function readService(entry: unknown, sourceUrl: string | null): DiscoveredEndpoint | null {
+  if (!isRecord(entry) || !isRecord(entry.request) || !isRecord(entry.payment)) return null;
+  const url = readHttpUrl(entry.request.example_url) ?? readHttpUrl(entry.request.endpoint);
+  const amount = isRecord(entry.payment.amount) ? readText(entry.payment.amount.atomic) : null;
+  if (url === null) return null;
+  return {
+    source: 'catalog',
+    source_url: sourceUrl,
+    url,
+    method: readText(entry.request.method)?.toUpperCase() ?? 'GET',
+    description: readText(entry.description),
+    service_name: readText(entry.name),
+    service_category: 'demo',
+    service_description: 'Testnet purchase-preview demo services of the index itself, paid in Base Sepolia USDC over x402.',
+    rails: ['x402'],
+    chains: ['base-sepolia'],
+    assets: ['USDC'],
+    price: toPrice(amount, USDC_DECIMALS),
+    facilitator: null,
+  };
+}
+
+/** Parse the catalog document; never throws. */
+export const parse: ParseDirectory = (json, sourceUrl) => {
+  if (!isRecord(json) || !Array.isArray(json.services)) return { endpoints: [], skipped: 1 };
+  const read = json.services.map((entry) => readService(entry, sourceUrl));
+  const endpoints = read.filter((e): e is DiscoveredEndpoint => e !== null);
+  return { endpoints, skipped: read.length - endpoints.length };
+};

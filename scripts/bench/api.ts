@@ -1,0 +1,109 @@
+/**
+ * The `api` benchmark group: the real app on 100,000 synthetic services, each kind of read measured with
+ * autocannon against the same load on a bare `node:http` server answering a detail response's bytes.
+ */
+import { prepareDatabase } from './database.ts';
+import { LOAD, runLoad, type LoadResult, type LoadTarget } from './load.ts';
+import { round, type BenchGroup, type Figure } from './report.ts';
+import type { ServerReport } from './instrument.ts';
+import { startServer, type ServerChild } from './server-child.ts';
+import { pick, seededRandom, syntheticId, type Random } from './synthetic.ts';
+
+const SERVICES = 100_000;
+const MB = 1024 * 1024;
+/** Filter combinations the filtered-list figure rotates over. */
+const LIST_QUERIES = [
+  'rail=x402&chain=base&live=true',
+  'rail=mpp&asset=USDC',
+  'chain=solana&limit=50',
+  'chain=eip155:8453&asset=eurc',
+  'live=true&limit=20',
+];
+/** Search words that each match 0.6-1.2 % of the synthetic services (a realistic share for one topic). */
+const Q_WORDS = ['weather', 'horoscope', 'earthquake', 'patent', 'tariff', 'chess'];
+
+interface Scenario {
+  label: string;
+  target: LoadTarget;
+  /** Minimum requests per second as a fraction of the bare baseline. */
+  minRatio?: number;
+  /** Maximum server-side p99, in ms. */
+  maxP99Ms?: number;
+}
+
+export const apiGroup: BenchGroup = { name: 'api', run };
+
+async function run(emit: (figure: Figure) => void): Promise<void> {
+  const data = prepareDatabase(SERVICES);
+  emit({
+    label: 'data',
+    value: `${data.services} services, ${data.endpoints} endpoints, ${data.probes} probes ` +
+      `(${data.cached ? 'cached; the fill took' : 'filled in'} ${data.fillSeconds.toFixed(0)} s)`,
+  });
+  const random = seededRandom(2026);
+  const ids = Array.from({ length: 20_000 }, () => syntheticId(Math.floor(random() * SERVICES)));
+  const app = await startServer('serve-app.ts', [data.path]);
+  let bare: ServerChild | undefined;
+  try {
+    const sample = await fetch(`${app.url}/api/v1/services/${ids[0]}`);
+    if (!sample.ok) throw new Error(`GET detail of ${ids[0]} answered ${sample.status}`);
+    const body = await sample.text();
+    bare = await startServer('serve-bare.ts', [body]);
+    const baseline = await measure(bare, { next: () => ({ path: '/' }) });
+    await bare.stop();
+    emit({ label: 'bare node:http rps', value: `${round(baseline.load.rps)}  (constant ${body.length} B detail body)` });
+
+    for (const scenario of toScenarios(ids, random)) {
+      const { load, server } = await measure(app, scenario.target);
+      const ratio = load.rps / baseline.load.rps;
+      emit({
+        label: `${scenario.label} rps`,
+        value: `${round(load.rps)}  (${round(ratio)}x bare)`,
+        target: scenario.minRatio === undefined ? undefined : { actual: ratio, op: '>=', limit: scenario.minRatio, unit: 'x' },
+      });
+      emit({
+        label: `${scenario.label} p99 server`,
+        value: `${round(server.p99Ms)} ms  (p50 ${round(server.p50Ms)} ms, ${server.requests} requests)`,
+        target: scenario.maxP99Ms === undefined ? undefined : { actual: server.p99Ms, op: '<=', limit: scenario.maxP99Ms, unit: ' ms' },
+      });
+    }
+
+    const { rssBytes, peakRssBytes } = await app.report();
+    emit({
+      label: 'server rss',
+      value: `${(peakRssBytes / MB).toFixed(0)} MB peak  (${(rssBytes / MB).toFixed(0)} MB after the runs)`,
+      target: { actual: peakRssBytes / MB, op: '<=', limit: 150, unit: ' MB' },
+    });
+  } finally {
+    await bare?.stop();
+    await app.stop();
+  }
+}
+
+function toScenarios(ids: string[], random: Random): Scenario[] {
+  const batches = Array.from({ length: 200 }, () =>
+    JSON.stringify({ ids: Array.from({ length: 100 }, () => pick(random, ids)) }));
+  const paths = (list: string[]) => ({ next: rotate(list.map((path) => ({ path }))) });
+  return [
+    { label: 'detail', target: paths(ids.map((id) => `/api/v1/services/${id}`)), minRatio: 0.6 },
+    { label: 'filtered list', target: paths(LIST_QUERIES.map((query) => `/api/v1/services?${query}`)), maxP99Ms: 10 },
+    { label: 'q search', target: paths(Q_WORDS.map((word) => `/api/v1/services?q=${word}`)), maxP99Ms: 10 },
+    {
+      label: 'batch of 100',
+      target: { method: 'POST', next: rotate(batches.map((body) => ({ path: '/api/v1/services/batch', body }))) },
+    },
+  ];
+}
+
+/** A warm-up run, then the measured run with the server's timings reset in between. */
+async function measure(child: ServerChild, target: LoadTarget): Promise<{ load: LoadResult; server: ServerReport }> {
+  await runLoad(child.url, target, LOAD.warmupSeconds);
+  await child.reset();
+  const load = await runLoad(child.url, target, LOAD.seconds);
+  return { load, server: await child.report() };
+}
+
+function rotate<T>(items: readonly T[]): () => T {
+  let next = 0;
+  return () => items[next++ % items.length] as T;
+}

@@ -1,0 +1,29 @@
+/**
+ * `npm run rebuild`: for schedulers. One crawl (scripts/crawl.ts, with any arguments given here), then a full
+ * build into a new release, switched in atomically: readers see the old site until the new one is complete,
+ * and a killed rebuild leaves the old one served. `--no-crawl` only builds.
+ * The build runs even when the crawl reports a failure (e.g. every directory unreachable): the probes it did
+ * record are in the database, and the site follows the database. The exit code is the crawl's when it failed,
+ * else the build's.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const crawl = !args.includes('--no-crawl');
+const crawlArgs = args.filter((arg) => arg !== '--no-crawl');
+
+const run = (script: string, scriptArgs: string[]) =>
+  new Promise<number>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...scriptArgs], {
+      stdio: 'inherit',
+      env: process.env,
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+
+const crawlCode = crawl ? await run('./crawl.ts', crawlArgs) : 0;
+if (crawlCode !== 0) console.error(`rebuild: the crawl exited ${crawlCode}; building the site from the database as it is`);
+const buildCode = await run('./build.ts', []);
+process.exit(crawlCode !== 0 ? crawlCode : buildCode);

@@ -1,0 +1,251 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { serve } from 'h3';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../api/app.ts';
+import { testConfig } from '../api/testing.ts';
+import type { DB } from '../data/db.ts';
+import { recordProbe } from '../data/probes.ts';
+import { PROJECT_ROOT } from './build/compile.ts';
+import { createSite } from './build/site.ts';
+import {
+  buildFixtureSite, FIXTURE_NOW, makeHostileProbes, makeHostileServices, openFixtureDatabase, XSS_PAYLOADS, type FixtureSite,
+} from './testing.ts';
+
+/**
+ * The site in a real browser: Debian's chromium driven by playwright-core, against the real app serving a
+ * built fixture site over a socket. Chromium must be installed (`npm test` runs scripts/ensure-chromium.sh).
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = join(PROJECT_ROOT, 'test-artifacts', 'site');
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WIDTHS = [390, 1280] as const;
+
+interface Served {
+  db: DB;
+  site: FixtureSite;
+  origin: string;
+  close(): Promise<void>;
+}
+
+async function serveSite(db: DB): Promise<Served> {
+  const site = await buildFixtureSite(db);
+  const pages = createSite(db, site.options);
+  const app = createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome } });
+  const server = serve(app, { hostname: '127.0.0.1', port: 0, silent: true });
+  await server.ready();
+  return {
+    db,
+    site,
+    origin: new URL(server.url!).origin,
+    close: async () => {
+      await server.close(true);
+      site.remove();
+    },
+  };
+}
+
+/** A page that records console errors and uncaught exceptions. */
+async function openPage(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('dialog', (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return { page, errors };
+}
+
+let browser: Browser;
+let main: Served;
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`bash scripts/ensure-chromium.sh\` (as root: apt-get install -y chromium)`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  [browser, main] = await Promise.all([
+    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+    serveSite(openFixtureDatabase()),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await main?.close();
+});
+
+describe('the site in chromium', () => {
+  it('searches and filters the home page through the list API, and the URL follows', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, errors } = await openPage(context);
+    await page.goto(`${main.origin}/`);
+    await page.waitForSelector('form.search[data-enhanced="on"]');
+    await expect.poll(() => page.locator('#results > li').count()).toBe(6);
+
+    const typed = page.waitForResponse((response) => response.url().includes('/api/v1/services?') && response.url().includes('q=weather'));
+    await page.getByLabel('Search name, category, description or endpoint').fill('weather');
+    await typed;
+    await expect.poll(() => page.locator('#results > li').count()).toBe(1);
+    expect(await page.locator('#results .name').first().textContent()).toBe('Alpha Weather');
+    expect(await page.locator('#results-status .status-line').textContent()).toBe('Showing 1 of 1 service matching');
+    expect(new URL(page.url()).search).toBe('?q=weather');
+
+    await page.getByLabel('Search name, category, description or endpoint').fill('');
+    await page.getByLabel('Rail').selectOption('mpp');
+    await expect.poll(() => page.locator('#results > li').count()).toBe(2);
+    await page.getByLabel('Challenge detected only').check();
+    await expect.poll(() => page.locator('#results > li').count()).toBe(1);
+    expect(await page.locator('#results .name').textContent()).toBe('Dual Rail Data');
+    expect(new URL(page.url()).search).toBe('?rail=mpp&live=true');
+
+    await page.locator('a[data-facet="rail"][data-value="mpp"]').click();
+    await expect.poll(() => new URL(page.url()).search).toBe('?live=true');
+    await expect.poll(() => page.locator('#results > li').count()).toBe(2);
+    await page.goBack();
+    await expect.poll(() => page.locator('#results > li').count()).toBe(1);
+    expect(await page.getByLabel('Rail').inputValue()).toBe('mpp');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('follows a service to its listing page and pages through its endpoints', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, errors } = await openPage(context);
+    await page.goto(`${main.origin}/`);
+    await page.getByRole('link', { name: 'Many Tools Gateway' }).click();
+    await page.waitForURL(`${main.origin}/services/many-example-com`);
+    expect(await page.locator('h1').textContent()).toBe('Many Tools Gateway');
+    expect(await page.locator('#endpoints-showing').textContent()).toBe('Showing 1–50 of 200 endpoints');
+    await page.getByRole('navigation', { name: 'Endpoint pages' }).getByRole('link', { name: 'Next →' }).click();
+    await page.waitForURL(`${main.origin}/services/many-example-com/endpoints/2`);
+    expect(await page.locator('#endpoints-showing').textContent()).toBe('Showing 51–100 of 200 endpoints');
+    await page.getByRole('link', { name: 'Page 4' }).click();
+    expect(await page.locator('#endpoints-showing').textContent()).toBe('Showing 151–200 of 200 endpoints');
+    expect(await page.locator('tbody tr').count()).toBe(50);
+    await page.getByRole('link', { name: 'Page 1' }).click();
+    await page.waitForURL(`${main.origin}/services/many-example-com`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('filters with the form when JavaScript is off', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const { page, errors } = await openPage(context);
+    await page.goto(`${main.origin}/`);
+    await page.getByLabel('Rail').selectOption('mpp');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/\?/);
+    expect(new URL(page.url()).searchParams.get('rail')).toBe('mpp');
+    expect(await page.locator('#results > li').count()).toBe(2);
+    await page.getByRole('link', { name: 'ACP' }).first().click();
+    expect(await page.locator('#results .name').allTextContents()).toEqual(['Example Shop']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps screenshots at 390 and 1280 px, and has no serious accessibility violations', async () => {
+    const pages = [
+      ['home', '/'], ['listing', '/services/alpha-example-com'], ['failing', '/services/down-example-com'],
+      ['not-checked', '/services/fresh-example-com'], ['acp', '/services/shop-example'], ['endpoints', '/services/many-example-com/endpoints/2'],
+      ['docs', '/docs'], ['not-found', '/no-such-page'],
+    ] as const;
+    for (const width of WIDTHS) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const { page, errors } = await openPage(context);
+      for (const [name, path] of pages) {
+        await page.goto(`${main.origin}${path}`);
+        await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+        await page.addScriptTag({ content: AXE_SOURCE });
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+          const result = await axe.run(document, { resultTypes: ['violations'] });
+          return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+        });
+        expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), `${name} at ${width} px`).toEqual([]);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+      }
+      // The 404 page is itself answered with status 404, which chromium reports on the console.
+      expect(errors.filter((error) => !error.includes('status of 404'))).toEqual([]);
+      await context.close();
+    }
+  }, 60_000);
+});
+
+describe('hostile directory data in chromium', () => {
+  let hostile: Served;
+  beforeAll(async () => {
+    const db = openFixtureDatabase(makeHostileServices());
+    for (const probe of makeHostileProbes()) recordProbe(db, probe);
+    hostile = await serveSite(db);
+  }, 60_000);
+  afterAll(async () => {
+    await hostile?.close();
+  });
+
+  /** Whatever in the page could run code or lead off-site unmarked; empty when the page is safe. */
+  const findProblems = (page: Page) =>
+    page.evaluate(() => {
+      const problems: string[] = [];
+      const allowedTags = new Set(['HTML', 'HEAD', 'META', 'TITLE', 'LINK', 'BODY', 'A', 'HEADER', 'NAV', 'UL', 'OL', 'LI', 'MAIN', 'ARTICLE',
+        'P', 'H1', 'H2', 'H3', 'SPAN', 'DL', 'DT', 'DD', 'DIV', 'SECTION', 'PRE', 'CODE', 'FIGURE', 'FIGCAPTION', 'TABLE', 'CAPTION', 'THEAD',
+        'TBODY', 'TR', 'TH', 'TD', 'TIME', 'FORM', 'LABEL', 'INPUT', 'SELECT', 'OPTION', 'BUTTON', 'FOOTER', 'SCRIPT', 'svg', 'g', 'line',
+        'text', 'path', 'circle', 'title']);
+      if ((window as unknown as { __xss?: unknown }).__xss !== undefined) problems.push(`payload ran: ${(window as unknown as { __xss: unknown }).__xss}`);
+      for (const element of document.querySelectorAll('*')) {
+        if (!allowedTags.has(element.tagName)) problems.push(`unexpected <${element.tagName}>`);
+        if (element.tagName === 'svg' && !element.classList.contains('chart')) problems.push('an <svg> that is not the chart');
+        for (const attribute of element.attributes) {
+          if (attribute.name.toLowerCase().startsWith('on')) problems.push(`<${element.tagName} ${attribute.name}>`);
+          if (['href', 'src', 'xlink:href', 'action', 'formaction'].includes(attribute.name)) {
+            const value = attribute.value.trim();
+            if (!/^(https?:\/\/|\/(?!\/)|#)/i.test(value)) problems.push(`<${element.tagName} ${attribute.name}="${value}">`);
+          }
+        }
+      }
+      for (const script of document.scripts) {
+        if (!script.src || !new URL(script.src).pathname.startsWith('/_astro/')) problems.push(`script ${script.outerHTML.slice(0, 60)}`);
+      }
+      for (const link of document.querySelectorAll('a[href]')) {
+        const url = new URL((link as HTMLAnchorElement).href);
+        if (url.origin !== location.origin && !/\bnofollow\b/.test(link.getAttribute('rel') ?? '')) problems.push(`unmarked link ${url.href}`);
+        if (url.origin !== location.origin && !/\bnoopener\b/.test(link.getAttribute('rel') ?? '')) problems.push(`link without noopener ${url.href}`);
+      }
+      return problems;
+    });
+
+  it(`runs none of ${XSS_PAYLOADS.length} payloads and links none of them, in pages or in search results`, async () => {
+    // The content policy is bypassed so that escaping alone is what stops the payloads.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const { page, errors } = await openPage(context);
+    const paths = ['/', '/?q=hostile', '/docs', ...XSS_PAYLOADS.map((_, k) => `/services/xss-${k}-example-com`)];
+    for (const path of paths) {
+      await page.goto(`${hostile.origin}${path}`);
+      await page.mouse.move(200, 300);
+      expect(await findProblems(page), path).toEqual([]);
+    }
+    await page.goto(`${hostile.origin}/services/xss-0-example-com`);
+    expect(await page.locator('h1').textContent()).toBe(`Hostile 0 ${XSS_PAYLOADS[0]}`);
+    await page.goto(`${hostile.origin}/services/xss-4-example-com`);
+    expect(await page.locator('body').textContent()).toContain(`Facilitator: ${XSS_PAYLOADS[4]}.`);
+
+    await page.goto(`${hostile.origin}/`);
+    await page.waitForSelector('form.search[data-enhanced="on"]');
+    await page.getByLabel('Search name, category, description or endpoint').fill('hostile');
+    await expect.poll(() => page.locator('#results > li').count()).toBe(XSS_PAYLOADS.length);
+    expect(await findProblems(page)).toEqual([]);
+    expect(await page.locator('#results .name').allTextContents()).toContain(`Hostile 1 ${XSS_PAYLOADS[1]}`);
+    for (const facet of ['chain', 'asset']) {
+      await page.locator(`a[data-facet="${facet}"]`).last().click();
+      await expect.poll(() => new URL(page.url()).searchParams.has(facet)).toBe(true);
+      expect(await findProblems(page)).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+});

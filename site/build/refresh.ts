@@ -1,0 +1,91 @@
+import type { DB } from '../../data/db.ts';
+import { getDataStamp, listChangedServiceIds, listServiceIds } from '../../data/pages.ts';
+import { IN_FLIGHT } from './build.ts';
+import { getCompiled } from './compile.ts';
+import { forEachConcurrent } from './concurrent.ts';
+import { withLock } from './lock.ts';
+import { createOutput } from './output.ts';
+import { listRenderedIds, renderService, renderSitePages, toRenderContext, type SiteOptions } from './pages.ts';
+import { getCurrentRelease, readBuildInfo, writeBuildInfo } from './release.ts';
+import { loadRenderer } from './render.ts';
+
+/**
+ * Pages follow the data: after a probe or discovery pass, only the services that changed are rendered again,
+ * into the served release, each file replaced atomically; the home page, documents and index snapshots are
+ * rendered once per refresh. The release's own compile is reused, so new pages match its assets.
+ */
+
+export interface RefreshOptions extends SiteOptions {
+  distDir: string;
+  log?: (line: string) => void;
+}
+
+export interface RefreshResult {
+  /** Services rendered again. */
+  rendered: number;
+  /** Services whose pages were removed (no longer in the index). */
+  removed: number;
+  pages: number;
+  seconds: number;
+}
+
+/** Why an incremental render cannot run and a full build is needed instead. */
+export class FullBuildNeeded extends Error {
+  override name = 'FullBuildNeeded';
+}
+
+/**
+ * Renders again the services with these ids (removing the pages of those no longer in the index), then the
+ * pages about the whole index. Throws `FullBuildNeeded` when there is no release to update.
+ * @example await renderChanged(db, ['api-example-com'], { distDir: 'dist', siteUrl, stagingUrl, now: () => new Date() });
+ */
+export async function renderChanged(db: DB, ids: readonly string[], options: RefreshOptions): Promise<RefreshResult> {
+  return withLock(`${options.distDir}.lock`, () => renderInto(db, options, () => ({ ids: [...new Set(ids)].sort(), removed: [] })));
+}
+
+/**
+ * Renders again what changed since the served release was last rendered: services written or probed since its
+ * data stamp, and services that left the index. Does nothing when nothing changed.
+ * @example await refreshSite(db, { distDir: 'dist', siteUrl, stagingUrl, now: () => new Date() }); // after a crawl pass
+ */
+export async function refreshSite(db: DB, options: RefreshOptions): Promise<RefreshResult> {
+  return withLock(`${options.distDir}.lock`, () =>
+    renderInto(db, options, (release, info) => {
+      const present = new Set(listServiceIds(db));
+      return {
+        ids: listChangedServiceIds(db, info.stamp),
+        removed: listRenderedIds(release).filter((id) => !present.has(id)),
+      };
+    }));
+}
+
+type Plan = (release: string, info: NonNullable<ReturnType<typeof readBuildInfo>>) => { ids: string[]; removed: string[] };
+
+async function renderInto(db: DB, options: RefreshOptions, plan: Plan): Promise<RefreshResult> {
+  const started = performance.now();
+  const release = getCurrentRelease(options.distDir);
+  const info = release ? readBuildInfo(release) : null;
+  if (!release || !info) throw new FullBuildNeeded(`${options.distDir} has no release to update`);
+  const compiled = getCompiled(info.compiledKey);
+  if (!compiled) throw new FullBuildNeeded(`the compile ${info.compiledKey} of the served release is gone`);
+  if (info.siteUrl !== options.siteUrl || info.stagingUrl !== options.stagingUrl) {
+    throw new FullBuildNeeded(`the site URL changed (${info.siteUrl} -> ${options.siteUrl})`);
+  }
+  const stamp = getDataStamp(db);
+  const { ids, removed } = plan(release, info);
+  if (ids.length === 0 && removed.length === 0) return { rendered: 0, removed: 0, pages: 0, seconds: 0 };
+
+  const renderer = await loadRenderer(compiled);
+  const out = createOutput(release, { atomic: true });
+  const ctx = toRenderContext(db, renderer, out, options);
+  let pages = 0;
+  await forEachConcurrent([...ids, ...removed], IN_FLIGHT, async (id) => {
+    const rendered = await renderService(ctx, id, true);
+    pages += rendered;
+  });
+  pages += await renderSitePages(ctx);
+  writeBuildInfo(release, { ...info, stamp, renderedAt: ctx.generatedAt });
+  const seconds = (performance.now() - started) / 1000;
+  options.log?.(`rendered ${ids.length} changed services (${pages} pages), removed ${removed.length}, in ${seconds.toFixed(2)} s`);
+  return { rendered: ids.length, removed: removed.length, pages, seconds };
+}

@@ -1,0 +1,46 @@
+import type { Service } from '../../../api/schemas.ts';
+import { toRailLabel } from './directories.ts';
+import { formatUsd, toBaseUrl, truncate } from './format.ts';
+import { toCheckResult, type CheckResult } from './result.ts';
+
+/**
+ * One service as a row of the home page's results. Shared by the server render and the client script
+ * (site/src/scripts/search.ts), so a row reads the same whether it came from HTML or from the list API.
+ */
+export interface HomeRowView {
+  id: string;
+  href: string;
+  name: string;
+  /** The description cut to a few lines, or null. */
+  description: string | null;
+  category: string | null;
+  result: CheckResult;
+  /** `$0.01`, or `No price listed`. */
+  price: string;
+  /** `x402 · base · USDC`, the payment terms in one line. */
+  terms: string;
+  /** The host of the main endpoint (`https://api.example.com`). */
+  host: string;
+}
+
+const DESCRIPTION_MAX = 220;
+
+/**
+ * @example toHomeRow(service).price // '$0.01'
+ */
+export function toHomeRow(service: Service): HomeRowView {
+  const terms = [service.rails.map(toRailLabel).join(' + '), service.chains.join(', '), service.assets.join(', ')]
+    .filter((part) => part.length > 0)
+    .join(' · ');
+  return {
+    id: service.id,
+    href: `/services/${encodeURIComponent(service.id)}`,
+    name: service.name,
+    description: service.description ? truncate(service.description, DESCRIPTION_MAX) : null,
+    category: service.category,
+    result: toCheckResult(service.live),
+    price: formatUsd(service.price.usd) ?? 'No price listed',
+    terms,
+    host: toBaseUrl(service.endpoint),
+  };
+}

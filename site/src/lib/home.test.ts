@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { openFixtureDatabase } from '../../testing.ts';
+import { getHomeView } from './home.ts';
+import { EMPTY_QUERY, isFilteredQuery, readHomeQuery, toHomeHref, toStatus } from './home-query.ts';
+import { toHomeRow } from './home-row.ts';
+
+describe('home.ts', () => {
+  const db = openFixtureDatabase();
+
+  it('shows the whole index first, live first, with counts and facet links', () => {
+    const view = getHomeView(db, EMPTY_QUERY);
+    expect(view.filtered).toBe(false);
+    expect(view.stats).toMatchObject({ total: 6, live: 2, probed: 3, dualRail: 1, lastCheck: '2026-11-01 11:59 UTC' });
+    expect(view.status).toBe('Showing 1–6 of 6 services');
+    expect(view.countsText).toBe('6 services · 2 live · 1 dual-rail');
+    expect(view.rows.map((row) => row.id)).toEqual([
+      'alpha-example-com', 'dual-example-com', 'down-example-com', 'fresh-example-com', 'many-example-com', 'shop-example',
+    ]);
+    expect(view.rails.map((o) => [o.label, o.count, o.href])).toEqual([
+      ['x402', 4, '/?rail=x402'], ['MPP', 2, '/?rail=mpp'], ['ACP', 1, '/?rail=acp'],
+    ]);
+    expect(view.assets.map((o) => o.label)).toEqual(['USDC', 'pathUSD']);
+    expect(view.prevHref).toBeNull();
+    expect(view.nextHref).toBeNull();
+  });
+
+  it('filters like the list API: facets combine, chains by CAIP-2 id, live, free text', () => {
+    expect(getHomeView(db, { ...EMPTY_QUERY, rail: 'mpp', chain: 'eip155:8453' }).rows.map((r) => r.id)).toEqual(['dual-example-com']);
+    const live = getHomeView(db, { ...EMPTY_QUERY, live: true });
+    expect(live.rows.map((r) => r.id)).toEqual(['alpha-example-com', 'dual-example-com']);
+    expect(live.status).toBe('Showing 1–2 of 2 services matching');
+    const search = getHomeView(db, { ...EMPTY_QUERY, q: 'weather' });
+    expect(search.rows.map((r) => r.id)).toEqual(['alpha-example-com']);
+    const none = getHomeView(db, { ...EMPTY_QUERY, asset: 'doge' });
+    expect(none.status).toBe('No services match these filters.');
+    expect(none.rows).toEqual([]);
+  });
+
+  it('marks the selected facet and links it to its removal, keeping the other filters', () => {
+    const view = getHomeView(db, { ...EMPTY_QUERY, rail: 'mpp', live: true });
+    const mpp = view.rails.find((o) => o.value === 'mpp')!;
+    expect(mpp).toMatchObject({ selected: true, href: '/?live=true' });
+    expect(view.rails.find((o) => o.value === 'x402')!.href).toBe('/?rail=x402&live=true');
+    expect(view.chains.find((o) => o.value === 'tempo')!.href).toBe('/?rail=mpp&chain=tempo&live=true');
+  });
+
+  it('reads a query from a URL, ignoring junk, and writes it back', () => {
+    const query = readHomeQuery(new URLSearchParams('rail=MPP&live=on&offset=250&q=%20a%20b%20&x=1'));
+    expect(query).toEqual({ q: 'a b', rail: 'mpp', chain: '', asset: '', live: true, offset: 200 });
+    expect(toHomeHref(query)).toBe('/?q=a+b&rail=mpp&live=true&offset=200');
+    expect(readHomeQuery(new URLSearchParams('offset=-5&live=maybe'))).toEqual(EMPTY_QUERY);
+    expect(isFilteredQuery(EMPTY_QUERY)).toBe(false);
+    expect(isFilteredQuery({ ...EMPTY_QUERY, offset: 100 })).toBe(true);
+    expect(toStatus(703, 101, 200, false)).toBe('Showing 101–200 of 703 services');
+    expect(toStatus(5, 101, 100, true)).toBe('No services on this page; 5 services match.');
+  });
+
+  it('makes one row of a service the same way for the server and the client script', () => {
+    const row = toHomeRow({
+      id: 'a', name: 'A', category: null, description: 'x'.repeat(500), rails: ['x402', 'mpp'], chains: ['base'], assets: ['USDC'],
+      price: { usd: null, display: null }, endpoint: 'https://a.example/pay', facilitator: null, live: false, last_seen_live: null,
+      first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
+    });
+    expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', terms: 'x402 + MPP · base · USDC', host: 'https://a.example' });
+    expect(row.description!.length).toBeLessThanOrEqual(220);
+  });
+});

@@ -1,0 +1,302 @@
+import type { Service, ServiceDetail } from '../../../api/schemas.ts';
+import type { DB } from '../../../data/db.ts';
+import { countEndpoints, listEndpoints, listProbeDays, type EndpointRecord } from '../../../data/pages.ts';
+import { listProbes, PROBE_HISTORY, type ProbeRecord } from '../../../data/probes.ts';
+import { getService, listSourceUrls } from '../../../data/services.ts';
+import { toLatencyChart, type LatencyChart } from './chart.ts';
+import { toDirectoryName, toRailLabel } from './directories.ts';
+import {
+  formatDate, formatUsd, formatUtc, joinWords, median, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
+} from './format.ts';
+import { NOT_CHECKED, toCheckResult, CHALLENGE_DETECTED, NO_CHALLENGE, type CheckResult } from './result.ts';
+import { getUptime, type UptimeView } from './uptime.ts';
+
+/**
+ * The listing page of one service host (spec "Listing page"), shaped from the database for
+ * site/src/pages/services/[id].astro, which only renders it. Checks and terms are those of the main endpoint.
+ */
+
+/** Endpoint rows per page of a listing; further pages are `/services/{id}/endpoints/{n}`. */
+export const ENDPOINTS_PER_PAGE = 50;
+/** Listing URLs shown in "where it is listed" before the rest are summarized. */
+const MAX_LISTINGS = 25;
+
+export interface Link {
+  text: string;
+  /** An absolute http(s) URL, or null when the value must stay plain text. */
+  href: string | null;
+}
+
+export interface EndpointRowView {
+  /** The method, or `—` when the listing gives none. */
+  method: string;
+  /** The path on the base URL, or the full URL when elsewhere. */
+  target: Link;
+  /** `$0.01`, or `No price listed`. */
+  price: string;
+  /** The description, or `—`. */
+  description: string;
+  /** `main endpoint, checked` on the row of the main endpoint, else null. */
+  mainLabel: string | null;
+}
+
+export interface PageLink {
+  number: number;
+  href: string;
+  current: boolean;
+}
+
+export interface EndpointPageView {
+  total: number;
+  page: number;
+  pages: number;
+  /** `Showing 1–50 of 200 endpoints`. */
+  showing: string;
+  rows: EndpointRowView[];
+  links: PageLink[];
+  prevHref: string | null;
+  nextHref: string | null;
+}
+
+export interface RecentCheckView {
+  time: string;
+  iso: string;
+  result: CheckResult;
+  status: string;
+  ms: string;
+  reason: string;
+}
+
+export interface ListingView {
+  id: string;
+  name: string;
+  description: string | null;
+  category: string | null;
+  path: string;
+  canonical: string;
+  apiPath: string;
+  apiUrl: string;
+  snapshotPath: string;
+  result: CheckResult;
+  /** The last check in a sentence after its result: `on the last check, 2026-11-01 12:00 UTC (HTTP 402, 85 ms).` */
+  summary: string;
+  /** Why the last check detected no challenge, when it did not. */
+  lastReason: string | null;
+  /** `$0.01`, or null when no price is listed. */
+  price: string | null;
+  priceDisplay: string | null;
+  /** `17 of the last 20 checks detected a challenge`, or null before the first check. */
+  checksText: string | null;
+  checks: { detected: number; total: number };
+  medianMs: number | null;
+  /** What the median is over: `over the last 20 checks`, or null without timed checks. */
+  medianOver: string | null;
+  lastChecked: string | null;
+  lastCheckedIso: string | null;
+  lastSeenLive: string | null;
+  firstIndexed: string;
+  /** The sample request, or null for an endpoint that is not HTTP (acp://). */
+  curl: { command: string; comment: string } | null;
+  /** Why there is no sample request, when there is none. */
+  noCurlReason: string | null;
+  endpointCountText: string;
+  directories: string[];
+  listings: Link[];
+  moreListings: number;
+  baseUrl: Link;
+  mainEndpoint: Link;
+  endpoints: EndpointPageView;
+  recentChecks: RecentCheckView[];
+  rails: string;
+  chains: string;
+  assets: string;
+  facilitator: Link | null;
+  uptime: UptimeView[];
+  chart: LatencyChart | null;
+  dailyChart: LatencyChart | null;
+  /** Not probed by design (acp://). */
+  unprobeable: boolean;
+}
+
+export interface ListingOptions {
+  /** The site's origin, for absolute URLs (`https://index.example`). */
+  siteUrl: string;
+  now: Date;
+}
+
+/**
+ * The listing page of a service with its endpoint rows of page `page` (from 1), or null when the service is
+ * not in the index or the page is past the last. `detail` (the service as the detail route answers it), when
+ * the caller has it already, saves reading the service, its listings and its probes again.
+ * @example getListingView(db, 'api-example-com', 1, { siteUrl: 'http://127.0.0.1:4321', now: new Date() });
+ */
+export function getListingView(db: DB, id: string, page: number, options: ListingOptions, detail?: ServiceDetail): ListingView | null {
+  const service = detail ?? getService(db, id);
+  if (!service) return null;
+  const total = countEndpoints(db, id);
+  const pages = Math.max(1, Math.ceil(total / ENDPOINTS_PER_PAGE));
+  if (page < 1 || page > pages) return null;
+  const records = listEndpoints(db, id, { limit: ENDPOINTS_PER_PAGE, offset: (page - 1) * ENDPOINTS_PER_PAGE });
+  const probes = detail ? detail.probes : listProbes(db, id, PROBE_HISTORY);
+  return toListingView(service, {
+    db,
+    probes,
+    records,
+    total,
+    page,
+    sourceUrls: detail ? detail.source_urls : listSourceUrls(db, id),
+    options,
+  });
+}
+
+interface ListingFacts {
+  db: DB;
+  probes: ProbeRecord[];
+  records: EndpointRecord[];
+  total: number;
+  page: number;
+  sourceUrls: Array<{ source: string; url: string | null }>;
+  options: ListingOptions;
+}
+
+function toListingView(service: Service, facts: ListingFacts): ListingView {
+  const { probes, options } = facts;
+  const path = `/services/${service.id}`;
+  const apiPath = `/api/v1/services/${service.id}`;
+  const baseUrl = toBaseUrl(service.endpoint);
+  const last = probes[0];
+  const unprobeable = !/^https?:\/\//i.test(service.endpoint);
+  const detected = probes.filter((probe) => probe.ok).length;
+  const latencies = probes.flatMap((probe) => (probe.latency_ms === null ? [] : [probe.latency_ms]));
+  const listings = facts.sourceUrls.flatMap((ref) =>
+    ref.url ? [{ text: `${toDirectoryName(ref.source)}: ${ref.url}`, href: toSafeHref(ref.url) }] : []);
+  const days = listProbeDays(facts.db, service.id, new Date(options.now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10));
+
+  return {
+    id: service.id,
+    name: service.name,
+    description: service.description,
+    category: service.category,
+    path,
+    canonical: `${options.siteUrl}${path}`,
+    apiPath,
+    apiUrl: `${options.siteUrl}${apiPath}`,
+    snapshotPath: `/snapshots/services/${service.id}.json`,
+    result: last ? (last.ok ? CHALLENGE_DETECTED : NO_CHALLENGE) : service.live === null ? NOT_CHECKED : toCheckResult(service.live),
+    summary: toSummary(last, unprobeable),
+    lastReason: last && !last.ok ? last.reason ?? 'No payment challenge in the answer.' : null,
+    price: formatUsd(service.price.usd),
+    priceDisplay: service.price.display,
+    checksText: probes.length > 0 ? `${detected} of the last ${plural(probes.length, 'check')} detected a challenge` : null,
+    checks: { detected, total: probes.length },
+    medianMs: median(latencies),
+    medianOver: latencies.length === 0 ? null : latencies.length === 1 ? 'over the last check' : `over the last ${latencies.length} timed checks`,
+    lastChecked: formatUtc(last?.probed_at ?? null),
+    lastCheckedIso: last?.probed_at ?? null,
+    lastSeenLive: formatUtc(service.last_seen_live),
+    firstIndexed: formatDate(service.first_indexed) ?? service.first_indexed,
+    curl: unprobeable ? null : toCurl(service, facts.records),
+    noCurlReason: unprobeable
+      ? `${service.endpoint} is not an HTTP URL: an ${service.rails.includes('acp') ? 'ACP merchant takes checkouts inside an agent platform' : 'endpoint of this kind is not fetched'}, so there is no challenge to request and it is never probed.`
+      : null,
+    endpointCountText: plural(facts.total, 'endpoint'),
+    directories: [...new Set([...service.sources, ...facts.sourceUrls.map((ref) => ref.source)])].map(toDirectoryName),
+    listings: listings.slice(0, MAX_LISTINGS),
+    moreListings: Math.max(0, listings.length - MAX_LISTINGS),
+    baseUrl: { text: baseUrl, href: toSafeHref(baseUrl) },
+    mainEndpoint: { text: service.endpoint, href: toSafeHref(service.endpoint) },
+    endpoints: toEndpointPage(service, facts),
+    recentChecks: probes.map(toRecentCheck),
+    rails: joinWords(service.rails.map(toRailLabel)) || 'None listed',
+    chains: joinWords(service.chains) || 'None listed',
+    assets: joinWords(service.assets) || 'None listed',
+    facilitator: service.facilitator ? { text: service.facilitator, href: toSafeHref(service.facilitator) } : null,
+    uptime: getUptime(facts.db, service.id, options.now),
+    chart: toLatencyChart(
+      [...probes].reverse().map((probe) => ({ label: formatUtc(probe.probed_at) ?? probe.probed_at, ms: probe.latency_ms, ok: probe.ok })),
+      `the last ${plural(probes.length, 'check')}`,
+    ),
+    dailyChart: toLatencyChart(
+      days.map((day) => ({ label: day.day, ms: day.latency_ms_median, ok: day.challenges > 0 })),
+      `the daily median over the last ${plural(days.length, 'day')}`,
+    ),
+    unprobeable,
+  };
+}
+
+/**
+ * The sample request for the main endpoint and the comment saying what to expect: the 402, which kind of
+ * payment client answers it, and in which asset on which chain.
+ */
+export function toCurl(service: Pick<Service, 'endpoint' | 'rails' | 'assets' | 'chains'>, records: readonly EndpointRecord[] = []): {
+  command: string;
+  comment: string;
+} {
+  const main = records.find((record) => record.url === service.endpoint);
+  const method = main?.method && main.method.toUpperCase() !== 'GET' ? ` -X ${shellQuote(main.method.toUpperCase())}` : '';
+  const command = `curl -i ${shellQuote(service.endpoint)}${method}`;
+  const x402 = service.rails.includes('x402');
+  const mpp = service.rails.includes('mpp');
+  const challenge = x402 && mpp
+    ? 'an x402 challenge (PAYMENT-REQUIRED) and an MPP challenge (WWW-Authenticate: Payment)'
+    : mpp
+      ? 'an MPP challenge (WWW-Authenticate: Payment)'
+      : 'an x402 payment challenge';
+  const client = x402 && mpp ? 'an x402 or MPP client' : mpp ? 'an MPP client' : 'an x402 client';
+  const asset = service.assets.length > 0 ? joinWords(service.assets) : 'the asset it names';
+  const chain = service.chains.length > 0 ? ` on ${joinWords(service.chains)}` : '';
+  return { command, comment: `# Expect HTTP 402 Payment Required with ${challenge}; pay with ${client} in ${asset}${chain}.` };
+}
+
+function toEndpointPage(service: Service, facts: ListingFacts): EndpointPageView {
+  const { total, page } = facts;
+  const pages = Math.max(1, Math.ceil(total / ENDPOINTS_PER_PAGE));
+  const from = total === 0 ? 0 : (page - 1) * ENDPOINTS_PER_PAGE + 1;
+  const to = Math.min(total, page * ENDPOINTS_PER_PAGE);
+  const baseUrl = toBaseUrl(service.endpoint);
+  const hrefOf = (number: number) => toEndpointPagePath(service.id, number);
+  return {
+    total,
+    page,
+    pages,
+    showing: total === 0 ? 'Showing 0 of 0 endpoints' : `Showing ${from === to ? from : `${from}–${to}`} of ${plural(total, 'endpoint')}`,
+    rows: facts.records.map((record) => ({
+      method: record.method ? record.method.toUpperCase() : '—',
+      target: { text: toPathOrUrl(record.url, baseUrl), href: toSafeHref(record.url) },
+      price: formatUsd(record.price.usd) ?? 'No price listed',
+      description: record.description?.trim() || '—',
+      mainLabel: record.url !== service.endpoint ? null : /^https?:\/\//i.test(record.url) ? 'main, checked' : 'main',
+    })),
+    links: Array.from({ length: pages }, (_, index) => ({ number: index + 1, href: hrefOf(index + 1), current: index + 1 === page })),
+    prevHref: page > 1 ? hrefOf(page - 1) : null,
+    nextHref: page < pages ? hrefOf(page + 1) : null,
+  };
+}
+
+/**
+ * The path of page `page` of a service's endpoint rows: the listing page itself for the first.
+ * @example toEndpointPagePath('api-example-com', 2) // '/services/api-example-com/endpoints/2'
+ */
+export function toEndpointPagePath(id: string, page: number): string {
+  return page <= 1 ? `/services/${id}` : `/services/${id}/endpoints/${page}`;
+}
+
+function toSummary(last: ProbeRecord | undefined, unprobeable: boolean): string {
+  if (!last) return unprobeable ? 'Never checked: this endpoint is not HTTP, so it is not probed.' : 'The first check runs with the next probe pass.';
+  const facts = [last.status_code === null ? null : `HTTP ${last.status_code}`, last.latency_ms === null ? null : `${last.latency_ms} ms`]
+    .filter((fact) => fact !== null);
+  const when = `on the last check, ${formatUtc(last.probed_at) ?? last.probed_at}`;
+  const detail = facts.length > 0 ? ` (${facts.join(', ')})` : '';
+  return last.ok ? `${when}${detail}.` : `${when}${detail}: ${last.reason ?? 'no payment challenge in the answer.'}`;
+}
+
+function toRecentCheck(probe: ProbeRecord): RecentCheckView {
+  return {
+    time: formatUtc(probe.probed_at) ?? probe.probed_at,
+    iso: probe.probed_at,
+    result: probe.ok ? CHALLENGE_DETECTED : NO_CHALLENGE,
+    status: probe.status_code === null ? '—' : String(probe.status_code),
+    ms: probe.latency_ms === null ? '—' : String(probe.latency_ms),
+    reason: probe.ok ? '' : probe.reason ?? 'No payment challenge in the answer.',
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * What every page needs to know about the site itself.
+ */
+export interface SiteContext {
+  /** The site's origin, for canonical and absolute URLs (`https://index.example`). */
+  siteUrl: string;
+  /** Where the purchase preview is served. */
+  stagingUrl: string;
+  /** When the page was rendered, as shown in the footer of data pages (`2026-11-01 12:00 UTC`). */
+  renderedAt: string;
+}
+
+/** What a page finds in `Astro.locals` (declared for Astro in site/src/env.d.ts). */
+export interface PageLocals {
+  site?: SiteContext;
+  home?: import('./home.ts').HomeView;
+  listing?: import('./listing.ts').ListingView;
+  docs?: import('./docs.ts').RouteGroup[];
+}
+
+/**
+ * The page's data from `Astro.locals`, or a thrown error naming what is missing: a build never renders a blank.
+ * @example const view = requireLocal(Astro.locals.listing, 'listing', Astro.url.pathname);
+ */
+export function requireLocal<T>(value: T | undefined, name: string, path: string): T {
+  if (value === undefined) throw new Error(`${path}: no "${name}" data in Astro.locals; pages are rendered by site/build/`);
+  return value;
+}

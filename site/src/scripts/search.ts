@@ -1,0 +1,168 @@
+import type { ServiceList } from '../../../api/schemas.ts';
+import {
+  HOME_PAGE_SIZE, isFilteredQuery, readHomeQuery, toCountsText, toHomeHref, toStatus, type HomeQuery,
+} from '../lib/home-query.ts';
+import { toHomeRow, type HomeRowView } from '../lib/home-row.ts';
+
+/**
+ * The home page's enhancement: the form, the filter links and the pager load results from
+ * `GET /api/v1/services` instead of a new page, and the address bar follows, so the back button and a reload
+ * give the same view (rendered by the server). Every value from the API goes in as text, never as markup.
+ */
+const DEBOUNCE_MS = 250;
+const FACETS = ['rail', 'chain', 'asset'] as const;
+
+export function enhanceSearch(doc: Document = document): void {
+  const form = doc.querySelector<HTMLFormElement>('form.search');
+  const list = doc.getElementById('results');
+  const status = doc.getElementById('results-status');
+  const pager = doc.getElementById('results-pager');
+  if (!form || !list || !status || !pager) return;
+  const pageSize = Number(form.dataset.pageSize) || HOME_PAGE_SIZE;
+  let inFlight: AbortController | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** A load that should add a history entry and was superseded before it answered passes that on. */
+  let pushPending = false;
+
+  const readForm = (offset = 0): HomeQuery => {
+    const data = new FormData(form);
+    const text = (name: string) => String(data.get(name) ?? '').trim();
+    return { q: text('q'), rail: text('rail'), chain: text('chain'), asset: text('asset'), live: data.get('live') !== null, offset };
+  };
+
+  const writeForm = (query: HomeQuery) => {
+    const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
+    const q = field('q');
+    if (q) q.value = query.q;
+    for (const name of FACETS) {
+      const select = field(name) as HTMLSelectElement | null;
+      if (select) select.value = query[name];
+    }
+    const live = field('live') as HTMLInputElement | null;
+    if (live) live.checked = query.live;
+  };
+
+  const load = async (query: HomeQuery, history: 'push' | 'replace' | 'none') => {
+    // Every load reads the whole form, so a search still waiting for the typing to pause is part of this one.
+    clearTimeout(timer);
+    pushPending = history === 'none' ? false : pushPending || history === 'push';
+    inFlight?.abort();
+    const controller = new AbortController();
+    inFlight = controller;
+    const params = new URLSearchParams({ limit: String(pageSize), offset: String(query.offset) });
+    if (query.q) params.set('q', query.q);
+    for (const name of FACETS) if (query[name]) params.set(name, query[name]);
+    if (query.live) params.set('live', 'true');
+    form.setAttribute('aria-busy', 'true');
+    try {
+      const response = await fetch(`/api/v1/services?${params}`, { signal: controller.signal, headers: { accept: 'application/json' } });
+      if (!response.ok) throw new Error(`the list API answered HTTP ${response.status}`);
+      const body = (await response.json()) as ServiceList;
+      render(query, body);
+      const href = toHomeHref(query);
+      if (pushPending) window.history.pushState(null, '', href);
+      else if (history === 'replace') window.history.replaceState(null, '', href);
+      pushPending = false;
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      setStatus(`Could not load results: ${error instanceof Error ? error.message : 'network error'}. Press Search to load the page instead.`, '');
+      form.dataset.enhanced = 'off';
+    } finally {
+      if (inFlight === controller) form.removeAttribute('aria-busy');
+    }
+  };
+
+  const setStatus = (line: string, counts: string) => {
+    const [first, second] = status.querySelectorAll('p');
+    if (first) first.textContent = line;
+    if (second) second.textContent = counts;
+  };
+
+  const render = (query: HomeQuery, body: ServiceList) => {
+    const filtered = isFilteredQuery({ ...query, offset: 0 });
+    const from = body.page.offset + 1;
+    const to = body.page.offset + body.services.length;
+    setStatus(toStatus(body.counts.total, from, to, filtered), `${toCountsText(body.counts)}${filtered ? ' match' : ' in the index'}`);
+    list.replaceChildren(...body.services.map((service) => toRowElement(doc, toHomeRow(service))));
+    const pages = Math.max(1, Math.ceil(body.counts.total / pageSize));
+    const page = Math.floor(body.page.offset / pageSize) + 1;
+    const links: Node[] = [];
+    if (body.page.offset > 0) links.push(toLink(doc, toHomeHref({ ...query, offset: Math.max(0, body.page.offset - pageSize) }), '← Previous', 'prev'));
+    links.push(toText(doc, 'span', `Page ${Math.min(page, pages)} of ${pages}`));
+    if (body.page.next_offset !== null) links.push(toLink(doc, toHomeHref({ ...query, offset: body.page.next_offset }), 'Next →', 'next'));
+    pager.replaceChildren(...links);
+    for (const link of form.querySelectorAll<HTMLAnchorElement>('a[data-facet]')) {
+      const name = link.dataset.facet as (typeof FACETS)[number];
+      const selected = query[name] === link.dataset.value;
+      if (selected) link.setAttribute('aria-current', 'true');
+      else link.removeAttribute('aria-current');
+      link.href = toHomeHref({ ...query, offset: 0, [name]: selected ? '' : link.dataset.value });
+    }
+  };
+
+  const enhanced = () => form.dataset.enhanced !== 'off';
+
+  form.addEventListener('submit', (event) => {
+    if (!enhanced()) return;
+    event.preventDefault();
+    void load(readForm(), 'push');
+  });
+  form.addEventListener('change', (event) => {
+    if (!enhanced() || (event.target as HTMLElement).getAttribute('name') === 'q') return;
+    void load(readForm(), 'push');
+  });
+  form.addEventListener('input', (event) => {
+    if (!enhanced() || (event.target as HTMLElement).getAttribute('name') !== 'q') return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void load(readForm(), 'replace'), DEBOUNCE_MS);
+  });
+  doc.addEventListener('click', (event) => {
+    const link = (event.target as HTMLElement).closest?.('a');
+    if (!link || !enhanced() || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    const inForm = form.contains(link) && link.dataset.facet !== undefined;
+    const inPager = pager.contains(link) || link.classList.contains('clear');
+    if (!inForm && !inPager) return;
+    const url = new URL(link.href, window.location.href);
+    if (url.origin !== window.location.origin || url.pathname !== '/') return;
+    event.preventDefault();
+    const query = readHomeQuery(url.searchParams);
+    writeForm(query);
+    void load(query, 'push');
+  });
+  window.addEventListener('popstate', () => {
+    const query = readHomeQuery(new URLSearchParams(window.location.search));
+    writeForm(query);
+    void load(query, 'none');
+  });
+  form.dataset.enhanced = 'on';
+}
+
+function toText(doc: Document, tag: string, text: string, className?: string): HTMLElement {
+  const element = doc.createElement(tag);
+  element.textContent = text;
+  if (className) element.className = className;
+  return element;
+}
+
+function toLink(doc: Document, href: string, text: string, rel?: string): HTMLAnchorElement {
+  const link = doc.createElement('a');
+  link.href = href;
+  link.textContent = text;
+  if (rel) link.rel = rel;
+  return link;
+}
+
+/** The markup of site/src/components/ServiceRow.astro, built from text nodes. */
+function toRowElement(doc: Document, row: HomeRowView): HTMLLIElement {
+  const item = doc.createElement('li');
+  const head = toText(doc, 'div', '', 'head');
+  const name = toLink(doc, row.href, row.name);
+  name.className = 'name';
+  head.append(name, ' ', toText(doc, 'span', row.result.text, `badge ${row.result.kind}`), ' ', toText(doc, 'span', row.price, 'price'));
+  item.append(head);
+  if (row.description) item.append(toText(doc, 'p', row.description, 'desc'));
+  const meta = toText(doc, 'p', `${row.terms}${row.category ? ` · ${row.category}` : ''} · `, 'meta');
+  meta.append(toText(doc, 'span', row.host, 'host'));
+  item.append(meta);
+  return item;
+}
