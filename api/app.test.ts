@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../data/db.ts';
+import { upsertServices } from '../data/services.ts';
 import { recordProbe } from '../data/probes.ts';
 import { makeService } from '../data/testing.ts';
 import type { ServiceInput } from '../data/types.ts';
@@ -121,6 +126,31 @@ describe('GET /api/v1/services/{id}', () => {
     expect(detail.probes[0]).toMatchObject({ ok: false, status_code: 500, latency_ms: 25, reason: '500 Internal Server Error' });
     expect(detail.probes.map((p) => p.latency_ms)).toEqual(Array.from({ length: 20 }, (_, i) => 25 - i));
     expect(detail.source_urls).toEqual([{ source: 'bazaar', url: 'https://facilitator.test/discovery/resources' }]);
+  });
+
+  it('keeps a looked-up service only until the data changes, here or in another process', async () => {
+    const { request, db } = createFixtureApp();
+    const before = (await request('/api/v1/services/svc-01-test')).json;
+    expect(before.live).toBeNull();
+    recordProbe(db, { service_id: 'svc-01-test', probed_at: '2026-11-01T13:00:00.000Z', ok: true, status_code: 402, method: 'GET', latency_ms: 9, reason: null, detected_rails: ['x402'] });
+    const after = (await request('/api/v1/services/svc-01-test')).json;
+    expect(after).toMatchObject({ live: true, probes: [{ latency_ms: 9 }] });
+
+    const dir = mkdtempSync(join(tmpdir(), 'psi-cache-'));
+    try {
+      const path = join(dir, 'index.db');
+      const served = openDatabase(path);
+      upsertServices(served, [makeService({ id: 'other-test' })], TEST_NOW.toISOString());
+      const { request: requestFile } = createTestApp([], { db: served });
+      expect((await requestFile('/api/v1/services/other-test')).json.live).toBeNull();
+      const crawler = openDatabase(path);
+      recordProbe(crawler, { service_id: 'other-test', probed_at: '2026-11-01T13:00:00.000Z', ok: false, status_code: 404, method: 'GET', latency_ms: 3, reason: 'answered 404', detected_rails: [] });
+      crawler.close();
+      expect((await requestFile('/api/v1/services/other-test')).json).toMatchObject({ live: false, probes: [{ reason: 'answered 404' }] });
+      served.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers 404 not_found for an unknown id', async () => {

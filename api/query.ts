@@ -1,4 +1,4 @@
-import type { ServiceFilters, ServicePage } from '../data/services.ts';
+import type { ServiceFilters, ServicePage } from '../data/service-list.ts';
 import { toChainName } from '../crawler/normalize.ts';
 
 export const PAGE_LIMIT = { min: 1, max: 500, default: 100 };

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getServiceInput, listServices, upsertServices } from '../data/services.ts';
+import { listServices } from '../data/service-list.ts';
+import { getServiceInput, upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { discover } from './discover.ts';
 import { toDirectoryConfig } from './directories.ts';

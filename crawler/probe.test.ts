@@ -125,7 +125,7 @@ describe('probeEndpoint against the fleet', () => {
     for (const outcome of [slow, slowloris]) {
       expect(outcome).toMatchObject({ ok: false, reason: 'timed out after 0.5 s', status_code: null });
       expect(outcome.latency_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
-      expect(outcome.latency_ms).toBeLessThan(TIMEOUT_MS + 400);
+      expect(outcome.latency_ms).toBeLessThan(TIMEOUT_MS + 1500);
     }
   });
 

@@ -7,7 +7,8 @@ import { submitService, getSubmission } from '../data/submissions.ts';
 import { getLastCrawlRun } from '../data/crawl.ts';
 import { openDatabase } from '../data/db.ts';
 import { listProbes } from '../data/probes.ts';
-import { getService, getStats, listServices } from '../data/services.ts';
+import { listServices } from '../data/service-list.ts';
+import { getService, getStats } from '../data/services.ts';
 import { openTestDatabase } from '../data/testing.ts';
 import { BEHAVIOURS } from '../scripts/fleet/behaviours.ts';
 import { startFleet, type Fleet } from '../scripts/fleet.ts';
@@ -18,7 +19,8 @@ import { runCrawl } from './run.ts';
 import { parseAllowList } from './targets.ts';
 import acpMerchants from './sources/acp-merchants.json' with { type: 'json' };
 
-const TIMEOUT_MS = 500;
+// Generous: the suite runs beside browser tests on 2 cores, and a POST-only probe makes two requests.
+const TIMEOUT_MS = 2000;
 let fleet: Fleet;
 let agent: ProbeAgent;
 const dir = mkdtempSync(join(tmpdir(), 'psi-crawl-'));

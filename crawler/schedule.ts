@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const CRAWL_SCRIPT = fileURLToPath(new URL('../scripts/crawl.ts', import.meta.url));
@@ -8,6 +9,18 @@ const CRAWL_SCRIPT = fileURLToPath(new URL('../scripts/crawl.ts', import.meta.ur
  * instead of growing (uncapped, a 10,000-service pass peaks near 450 MB of mostly garbage; capped, near 220 MB).
  */
 export const CRAWL_NODE_ARGS = ['--import', 'tsx', '--max-old-space-size=128', '--max-semi-space-size=2'];
+
+/** The crawl yields the CPU to the API it runs beside: readers must not wait on a probe pass. */
+export const CRAWL_NICENESS = 10;
+
+/** Lowers a crawl child's scheduling priority (best effort: not every platform allows it). */
+export function deprioritize(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) setPriority(child.pid, CRAWL_NICENESS);
+  } catch {
+    // Without permission to renice, the crawl simply runs at normal priority.
+  }
+}
 
 export interface CrawlScheduleOptions {
   probeIntervalMs: number;
@@ -39,6 +52,7 @@ export function startCrawlSchedule(options: CrawlScheduleOptions): () => Promise
       env: { UV_THREADPOOL_SIZE: '64', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    deprioritize(child);
     child.stdout?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
     child.stderr?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
     child.on('exit', async (code) => {

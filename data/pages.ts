@@ -1,6 +1,7 @@
 import type { Service } from '../api/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
-import { getServicesByIds, listServices } from './services.ts';
+import { listServices } from './service-list.ts';
+import { getServicesByIds } from './services.ts';
 import type { Price, Rail } from './types.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listProbes, recordProbe } from './probes.ts';
-import { getService, getServicesByIds, getStats, listServices, listSourceUrls, upsertServices } from './services.ts';
+import { listServices } from './service-list.ts';
+import { getService, getServicesByIds, getStats, listSourceUrls, upsertServices } from './services.ts';
 import { makeService, openTestDatabase } from './testing.ts';
 
 const NOW = '2026-11-01T00:00:00.000Z';

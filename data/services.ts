@@ -1,27 +1,8 @@
 import type { Service } from '../api/schemas.ts';
-import { cachedStatement, preparedOnce, type DB } from './db.ts';
+import { preparedOnce, type DB } from './db.ts';
 import type { ServiceInput } from './types.ts';
 
-/** The filters of the list operation, already normalized (lower-cased facet values, chain names). */
-export interface ServiceFilters {
-  rail?: string;
-  chain?: string;
-  asset?: string;
-  live?: boolean;
-  q?: string;
-}
-
-export interface ServicePage {
-  limit: number;
-  offset: number;
-}
-
-export interface ListServicesResult {
-  counts: { total: number; live: number; dual_rail: number };
-  services: Service[];
-}
-
-interface ServiceRow {
+export interface ServiceRow {
   rowid: number;
   id: string;
   name: string;
@@ -40,7 +21,7 @@ interface ServiceRow {
   first_indexed: string;
 }
 
-const SERVICE_COLUMNS = `s.rowid, s.id, s.name, s.category, s.description, s.endpoint, s.facilitator, s.price_usd,
+export const SERVICE_COLUMNS = `s.rowid, s.id, s.name, s.category, s.description, s.endpoint, s.facilitator, s.price_usd,
   s.price_display, s.rails, s.chains, s.assets, s.sources, s.live, s.last_seen_live, s.first_indexed`;
 
 const statements = preparedOnce({
@@ -202,20 +183,6 @@ export function getServicesByIds(db: DB, ids: readonly string[]): Service[] {
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/**
- * One page of services matching the filters, live first then by id, with counts over all matches.
- * @example listServices(db, { rail: 'x402', live: true }, { limit: 100, offset: 0 });
- */
-export function listServices(db: DB, filters: ServiceFilters, page: ServicePage): ListServicesResult {
-  const query = toListQuery(filters);
-  const counts = cachedStatement(db, `SELECT count(*) AS total, coalesce(sum(${query.rank} = 0), 0) AS live,
-        coalesce(sum(${query.dual}), 0) AS dual_rail ${query.from}`)
-    .get(...query.params) as ListServicesResult['counts'];
-  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${query.from} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
-    .all(...query.params, page.limit, page.offset) as ServiceRow[];
-  return { counts, services: rows.map(toService) };
-}
-
 /** Census counts over the whole index. */
 export function getStats(db: DB): {
   total: number;
@@ -231,72 +198,8 @@ export function getStats(db: DB): {
   return { ...stats, rails };
 }
 
-interface ListQuery {
-  from: string;
-  params: unknown[];
-  rank: string;
-  key: string;
-  dual: string;
-}
-
-function toListQuery(filters: ServiceFilters): ListQuery {
-  const facets = toFacets({
-    rails: filters.rail ? [filters.rail] : [],
-    chains: filters.chain ? [filters.chain] : [],
-    assets: filters.asset ? [filters.asset] : [],
-  });
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const [driving, ...others] = facets;
-  let from: string;
-  let rank: string;
-  if (driving === undefined) {
-    from = 'FROM services s';
-    rank = 's.live_rank';
-  } else {
-    from = 'FROM service_facets f0 JOIN services s ON s.id = f0.service_id';
-    rank = 'f0.live_rank';
-    where.push('f0.facet = ?');
-    params.push(driving);
-    for (const facet of others) {
-      where.push(`EXISTS (SELECT 1 FROM service_facets f WHERE f.facet = ? AND f.live_rank = f0.live_rank
-        AND f.service_id = f0.service_id)`);
-      params.push(facet);
-    }
-  }
-  if (filters.live !== undefined) {
-    where.push(`${rank} = ?`);
-    params.push(filters.live ? 0 : 1);
-  }
-  if (filters.q) {
-    const search = toSearch(filters.q);
-    where.push(search.sql);
-    params.push(...search.params);
-  }
-  const clause = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
-  return { from: from + clause, params, rank, key: 's.id', dual: 's.dual_rail' };
-}
-
-/**
- * Free-text search: the trigram index for words of three or more characters (substring match),
- * a LIKE scan over name, category and endpoint when the query has only shorter words.
- */
-function toSearch(q: string): { sql: string; params: unknown[] } {
-  const words = q.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const indexed = words.filter((word) => word.length >= 3);
-  if (indexed.length > 0) {
-    const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-    return { sql: 's.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)', params: [match] };
-  }
-  const like = `%${q.trim().toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-  return {
-    sql: `(lower(s.name) LIKE ? ESCAPE '\\' OR lower(coalesce(s.category, '')) LIKE ? ESCAPE '\\'
-      OR lower(s.endpoint) LIKE ? ESCAPE '\\')`,
-    params: [like, like, like],
-  };
-}
-
-function toService(row: ServiceRow): Service {
+/** A services row (selected with SERVICE_COLUMNS) in the list shape. */
+export function toService(row: ServiceRow): Service {
   return {
     id: row.id,
     name: row.name,

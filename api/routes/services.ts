@@ -1,6 +1,7 @@
 import { getQuery, getRouterParam, type H3Event } from 'h3';
 import { listProbes } from '../../data/probes.ts';
-import { getService, getStats, listServices, listSourceUrls } from '../../data/services.ts';
+import { listServices } from '../../data/service-list.ts';
+import { getService, getStats, listSourceUrls } from '../../data/services.ts';
 import type { AppDeps } from '../app.ts';
 import { apiError } from '../errors.ts';
 import { toFilters, toPage } from '../query.ts';

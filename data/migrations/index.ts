@@ -1,10 +1,12 @@
 import * as init from './001-init.ts';
 import * as crawl from './002-crawl.ts';
 import * as purchases from './003-purchases.ts';
+import * as listIndexes from './004-list-indexes.ts';
 
 /** Every migration in order; the position + 1 is the schema version it brings the database to. */
 export const migrations: ReadonlyArray<{ name: string; up: string }> = [
   { name: '001-init', ...init },
   { name: '002-crawl', ...crawl },
   { name: '003-purchases', ...purchases },
+  { name: '004-list-indexes', ...listIndexes },
 ];

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { toDirectoryConfig } from '../../crawler/directories.ts';
 import { discover } from '../../crawler/discover.ts';
 import { DEFAULT_PROBE_CONCURRENCY } from '../../crawler/probe-pass.ts';
-import { CRAWL_NODE_ARGS } from '../../crawler/schedule.ts';
+import { CRAWL_NODE_ARGS, deprioritize } from '../../crawler/schedule.ts';
 import { listProbeTargets } from '../../data/crawl.ts';
 import { openDatabase } from '../../data/db.ts';
 import { runLoad } from './load.ts';
@@ -69,6 +69,7 @@ async function runCrawlChild(databasePath: string, whileProbing: () => Promise<u
     env: { ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  deprioritize(child);
   let peakRssBytes = 0;
   const sampler = setInterval(() => {
     const match = /VmRSS:\s+(\d+) kB/.exec(safeRead(`/proc/${child.pid}/status`));

@@ -1,7 +1,8 @@
 import { toFilters } from '../../../api/query.ts';
 import type { DB } from '../../../data/db.ts';
 import { listAssetSymbols, listFacetCounts, type FacetCount } from '../../../data/pages.ts';
-import { getStats, listServices } from '../../../data/services.ts';
+import { listServices } from '../../../data/service-list.ts';
+import { getStats } from '../../../data/services.ts';
 import { toRailLabel } from './directories.ts';
 import { formatUtc } from './format.ts';
 import {

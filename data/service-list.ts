@@ -1,0 +1,141 @@
+/**
+ * The list operation: one page of services matching the filters, live first then by id, with counts over all
+ * matches. Filters read the facet table (`rail:x402`, `chain:base`, `asset:usdc`), driven by the rarest facet asked
+ * for; free text reads the trigram index. Counts are cached until the data changes, since every page of one query
+ * shares them and only a crawl or a submission changes them.
+ */
+import type { Service } from '../api/schemas.ts';
+import { cachedStatement, getDataStamp, preparedOnce, type DB } from './db.ts';
+import { SERVICE_COLUMNS, toFacets, toService, type ServiceRow } from './services.ts';
+
+/** The filters of the list operation, already normalized (lower-cased facet values, chain names). */
+export interface ServiceFilters {
+  rail?: string;
+  chain?: string;
+  asset?: string;
+  live?: boolean;
+  q?: string;
+}
+
+export interface ServicePage {
+  limit: number;
+  offset: number;
+}
+
+export interface ListServicesResult {
+  counts: { total: number; live: number; dual_rail: number };
+  services: Service[];
+}
+
+type Counts = ListServicesResult['counts'];
+
+interface ListQuery {
+  /** FROM ... WHERE ... for the page (joined to services). */
+  pageFrom: string;
+  /** FROM ... WHERE ... for the counts (the facet table alone when it can answer). */
+  countFrom: string;
+  params: unknown[];
+  rank: string;
+  key: string;
+  dual: string;
+}
+
+const statements = preparedOnce({
+  facetSizes: `SELECT facet, count(*) AS size FROM service_facets GROUP BY facet`,
+});
+
+/** Per database: what the data looked like when the cache was filled, facet sizes, and counts per query. */
+const caches = new WeakMap<DB, { stamp: string; facetSizes: Map<string, number>; counts: Map<string, Counts> }>();
+const MAX_CACHED_COUNTS = 2_000;
+
+/**
+ * @example listServices(db, { rail: 'x402', live: true }, { limit: 100, offset: 0 });
+ */
+export function listServices(db: DB, filters: ServiceFilters, page: ServicePage): ListServicesResult {
+  const cache = getCache(db);
+  const query = toListQuery(filters, cache.facetSizes);
+  const countSql = `SELECT count(*) AS total, coalesce(sum(${query.rank} = 0), 0) AS live,
+    coalesce(sum(${query.dual}), 0) AS dual_rail ${query.countFrom}`;
+  const countKey = `${countSql}\u0000${JSON.stringify(query.params)}`;
+  let counts = cache.counts.get(countKey);
+  if (!counts) {
+    counts = cachedStatement(db, countSql).get(...query.params) as Counts;
+    if (cache.counts.size >= MAX_CACHED_COUNTS) cache.counts.clear();
+    cache.counts.set(countKey, counts);
+  }
+  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${query.pageFrom} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
+    .all(...query.params, page.limit, page.offset) as ServiceRow[];
+  return { counts, services: rows.map(toService) };
+}
+
+function getCache(db: DB) {
+  const s = statements(db);
+  const stamp = getDataStamp(db);
+  let cache = caches.get(db);
+  if (!cache || cache.stamp !== stamp) {
+    const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
+    cache = { stamp, facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), counts: new Map() };
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): ListQuery {
+  const facets = toFacets({
+    rails: filters.rail ? [filters.rail] : [],
+    chains: filters.chain ? [filters.chain] : [],
+    assets: filters.asset ? [filters.asset] : [],
+  }).sort((a, b) => (facetSizes.get(a) ?? 0) - (facetSizes.get(b) ?? 0));
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const [driving, ...others] = facets;
+  const byFacet = driving !== undefined;
+  const rank = byFacet ? 'f0.live_rank' : 's.live_rank';
+  if (byFacet) {
+    where.push('f0.facet = ?');
+    params.push(driving);
+    for (const facet of others) {
+      where.push(`EXISTS (SELECT 1 FROM service_facets f WHERE f.facet = ? AND f.live_rank = f0.live_rank
+        AND f.service_id = f0.service_id)`);
+      params.push(facet);
+    }
+  }
+  if (filters.live !== undefined) {
+    where.push(`${rank} = ?`);
+    params.push(filters.live ? 0 : 1);
+  }
+  if (filters.q) {
+    const search = toSearch(filters.q);
+    where.push(search.sql);
+    params.push(...search.params);
+  }
+  const clause = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
+  const joined = byFacet ? `FROM service_facets f0 JOIN services s ON s.id = f0.service_id${clause}` : `FROM services s${clause}`;
+  return {
+    pageFrom: joined,
+    countFrom: byFacet && !filters.q ? `FROM service_facets f0${clause}` : joined,
+    params,
+    rank,
+    key: byFacet ? 'f0.service_id' : 's.id',
+    dual: byFacet ? 'f0.dual_rail' : 's.dual_rail',
+  };
+}
+
+/**
+ * Free-text search: the trigram index for words of three or more characters (substring match),
+ * a LIKE scan over name, category and endpoint when the query has only shorter words.
+ */
+function toSearch(q: string): { sql: string; params: unknown[] } {
+  const words = q.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const indexed = words.filter((word) => word.length >= 3);
+  if (indexed.length > 0) {
+    const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
+    return { sql: 's.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)', params: [match] };
+  }
+  const like = `%${q.trim().toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+  return {
+    sql: `(lower(s.name) LIKE ? ESCAPE '\\' OR lower(coalesce(s.category, '')) LIKE ? ESCAPE '\\'
+      OR lower(s.endpoint) LIKE ? ESCAPE '\\')`,
+    params: [like, like, like],
+  };
+}
