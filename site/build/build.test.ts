@@ -88,6 +88,7 @@ describe('the built site', () => {
     expect(shop).not.toMatch(/href="acp:/);
     const down = pageText(site, 'services/down-example-com/index.html');
     expect(down).toContain('No challenge detected on the last check, 2026-11-01 11:59 UTC: timed out after 10 s');
+    expect(down).toContain('Reason: timed out after 10 s. 3 of the last 6 checks detected a challenge.');
   });
 
   it('pages the endpoints of a host with 200 of them, every page linked', () => {
