@@ -26,7 +26,10 @@ export const DIRECTORY_PARSERS: Partial<Record<SourceKind, ParseDirectory>> = {
   catalog: parseCatalog,
 };
 
-const KIND_ALIASES: Record<string, SourceKind> = { mpp: 'mpp.dev', 'mpp.dev': 'mpp.dev', bazaar: 'bazaar', open402: 'open402', acp: 'acp', catalog: 'catalog' };
+const KIND_ALIASES: Record<string, SourceKind> = {
+  mpp: 'mpp.dev',
+  ...Object.fromEntries(Object.keys(DIRECTORY_PARSERS).map((kind) => [kind, kind as SourceKind])),
+};
 
 /** The real public directories (protocols.md 4b, 4c and 5): facilitators that list resources, and mpp.dev. */
 export const DEFAULT_DIRECTORIES: DirectoryConfig[] = [

@@ -3,7 +3,7 @@ import { listProbeTargets, type ProbeTarget } from '../data/crawl.ts';
 import type { DB } from '../data/db.ts';
 import { recordProbe } from '../data/probes.ts';
 import { updateServiceTerms } from '../data/services.ts';
-import { probeEndpoint, type ProbeAgent } from './probe.ts';
+import { probeEndpoint, type ProbeAgent, type ProbeOutcome } from './probe.ts';
 
 /** Probes in flight at once, across hosts (one at a time per host). */
 export const DEFAULT_PROBE_CONCURRENCY = 64;
@@ -39,8 +39,7 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
     [...byHost.values()].map((hostTargets) => async () => {
       for (const target of hostTargets) {
         const outcome = await probeEndpoint({ url: target.url, method: target.method, body: target.body }, { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now });
-        recordProbe(db, { service_id: target.service_id, ...outcome });
-        if (outcome.ok && outcome.terms) updateServiceTerms(db, target.service_id, outcome.terms);
+        recordProbeOutcome(db, target.service_id, outcome);
         summary.probed += 1;
         if (outcome.ok) summary.live += 1;
         else summary.not_live[outcome.reason ?? 'unknown'] = (summary.not_live[outcome.reason ?? 'unknown'] ?? 0) + 1;
@@ -49,6 +48,15 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
     }),
   );
   return summary;
+}
+
+/**
+ * Records a probe and, when it found a challenge, takes the terms the challenge states as the service's own.
+ * @example recordProbeOutcome(db, 'api-example-com', await probeEndpoint(target, { agent }));
+ */
+export function recordProbeOutcome(db: DB, serviceId: string, outcome: ProbeOutcome): void {
+  recordProbe(db, { service_id: serviceId, ...outcome });
+  if (outcome.ok && outcome.terms) updateServiceTerms(db, serviceId, outcome.terms);
 }
 
 function groupByHost(targets: ProbeTarget[]): Map<string, ProbeTarget[]> {

@@ -1,5 +1,6 @@
 import { finishCrawlRun, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from '../data/crawl.ts';
 import type { DB } from '../data/db.ts';
+import { PROBE_HISTORY } from '../data/probes.ts';
 import type { DirectoryConfig } from './directories.ts';
 import type { DiscoveredEndpoint } from './discovered.ts';
 import { discover, type DiscoverySummary } from './discover.ts';
@@ -72,7 +73,7 @@ function keepHistoryBounded(db: DB, now: Date): void {
   rollUpProbeDay(db, today);
   pruneProbeHistory(db, {
     keepProbesSince: new Date(now.getTime() - KEEP_PROBES_DAYS * DAY_MS).toISOString(),
-    keepLast: 20,
+    keepLast: PROBE_HISTORY,
     keepDaysSince: new Date(now.getTime() - KEEP_PROBE_DAYS_DAYS * DAY_MS).toISOString().slice(0, 10),
   });
 }

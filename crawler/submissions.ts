@@ -1,6 +1,5 @@
 import type { DB } from '../data/db.ts';
-import { recordProbe } from '../data/probes.ts';
-import { getServiceInput, updateServiceTerms, upsertServices } from '../data/services.ts';
+import { getServiceInput, upsertServices } from '../data/services.ts';
 import { listQueuedSubmissions, markSubmissionListed, recordSubmissionFailure, type QueuedSubmission } from '../data/submissions.ts';
 import { toServices } from './dedupe.ts';
 import type { DiscoveredEndpoint } from './discovered.ts';
@@ -8,6 +7,7 @@ import { fetchJson } from './fetch-json.ts';
 import { mergeWithStored } from './merge.ts';
 import { UNKNOWN_PRICE } from './normalize.ts';
 import { probeEndpoint, type ProbeAgent } from './probe.ts';
+import { recordProbeOutcome } from './probe-pass.ts';
 import { parseOpenApi, parseWellKnown } from './sources/wellknown.ts';
 import { assertPublicUrl } from './targets.ts';
 
@@ -48,8 +48,7 @@ export async function processSubmissions(db: DB, options: SubmissionsOptions): P
     }
     const service = mergeWithStored(main, getServiceInput(db, main.id), new Set(['submission']));
     upsertServices(db, [service], at);
-    recordProbe(db, { service_id: service.id, ...outcome });
-    updateServiceTerms(db, service.id, outcome.terms);
+    recordProbeOutcome(db, service.id, outcome);
     markSubmissionListed(db, submission.id, service.id, at);
     summary.listed += 1;
   }

@@ -44,9 +44,14 @@ const statements = preparedOnce({
   facetSizes: `SELECT facet, count(*) AS size FROM service_facets GROUP BY facet`,
 });
 
-/** Per database: what the data looked like when the cache was filled, facet sizes, and counts per query. */
-const caches = new WeakMap<DB, { stamp: string; facetSizes: Map<string, number>; counts: Map<string, Counts> }>();
+/** Per database: counts per query, kept while the data stamp holds, and facet sizes, refreshed now and then. */
+const caches = new WeakMap<DB, { stamp: string; counts: Map<string, Counts>; facetSizes: Map<string, number>; sizedAtMs: number }>();
 const MAX_CACHED_COUNTS = 2_000;
+/**
+ * Facet sizes only choose which filter drives a query, so they may lag: a probe pass commits many times a second,
+ * and grouping the whole facet table on every change would put a full scan on the request path during crawls.
+ */
+const FACET_SIZES_MAX_AGE_MS = 60_000;
 
 /**
  * @example listServices(db, { rail: 'x402', live: true }, { limit: 100, offset: 0 });
@@ -69,13 +74,16 @@ export function listServices(db: DB, filters: ServiceFilters, page: ServicePage)
 }
 
 function getCache(db: DB) {
-  const s = statements(db);
   const stamp = getDataStamp(db);
+  const nowMs = Date.now();
   let cache = caches.get(db);
-  if (!cache || cache.stamp !== stamp) {
-    const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
-    cache = { stamp, facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), counts: new Map() };
+  if (!cache || nowMs - cache.sizedAtMs > FACET_SIZES_MAX_AGE_MS) {
+    const sizes = statements(db).facetSizes.all() as Array<{ facet: string; size: number }>;
+    cache = { stamp, counts: new Map(), facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), sizedAtMs: nowMs };
     caches.set(db, cache);
+  } else if (cache.stamp !== stamp) {
+    cache.stamp = stamp;
+    cache.counts.clear();
   }
   return cache;
 }
