@@ -2,8 +2,7 @@ import PQueue from 'p-queue';
 import { listProbeTargets, type ProbeTarget } from '../data/crawl.ts';
 import type { DB } from '../data/db.ts';
 import { recordProbe } from '../data/probes.ts';
-import { updateServiceTerms } from '../data/services.ts';
-import { probeEndpoint, type ProbeAgent, type ProbeOutcome } from './probe.ts';
+import { PROBE_TIMEOUT_MS, probeEndpoint, type ProbeAgent } from './probe.ts';
 
 /** Probes in flight at once, across hosts (one at a time per host). */
 export const DEFAULT_PROBE_CONCURRENCY = 64;
@@ -33,13 +32,12 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
   const targets = listProbeTargets(db).slice(0, options.limit ?? Infinity);
   const summary: ProbePassSummary = { probed: 0, live: 0, not_live: {} };
   const queue = new PQueue({ concurrency: options.concurrency ?? DEFAULT_PROBE_CONCURRENCY });
-  const byHost = groupByHost(targets);
   let done = 0;
   await queue.addAll(
-    [...byHost.values()].map((hostTargets) => async () => {
+    longestFirst(groupByHost(targets), options.timeoutMs ?? PROBE_TIMEOUT_MS).map((hostTargets) => async () => {
       for (const target of hostTargets) {
         const outcome = await probeEndpoint({ url: target.url, method: target.method, body: target.body }, { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now });
-        recordProbeOutcome(db, target.service_id, outcome);
+        recordProbe(db, { service_id: target.service_id, ...outcome });
         summary.probed += 1;
         if (outcome.ok) summary.live += 1;
         else summary.not_live[outcome.reason ?? 'unknown'] = (summary.not_live[outcome.reason ?? 'unknown'] ?? 0) + 1;
@@ -51,12 +49,16 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
 }
 
 /**
- * Records a probe and, when it found a challenge, takes the terms the challenge states as the service's own.
- * @example recordProbeOutcome(db, 'api-example-com', await probeEndpoint(target, { agent }));
+ * The hosts' probe chains, the longest expected first (from each service's last probe; one never probed counts as
+ * the time limit): slow and dead hosts then run beside the many fast ones instead of starting last and holding the
+ * pass open for a whole time limit after everything else is done.
  */
-export function recordProbeOutcome(db: DB, serviceId: string, outcome: ProbeOutcome): void {
-  recordProbe(db, { service_id: serviceId, ...outcome });
-  if (outcome.ok && outcome.terms) updateServiceTerms(db, serviceId, outcome.terms);
+function longestFirst(groups: Map<string, ProbeTarget[]>, timeoutMs: number): ProbeTarget[][] {
+  const expectedMs = (chain: ProbeTarget[]) => chain.reduce((sum, target) => sum + (target.last_latency_ms ?? timeoutMs), 0);
+  return [...groups.values()]
+    .map((chain) => ({ chain, ms: expectedMs(chain) }))
+    .sort((a, b) => b.ms - a.ms)
+    .map(({ chain }) => chain);
 }
 
 function groupByHost(targets: ProbeTarget[]): Map<string, ProbeTarget[]> {

@@ -1,14 +1,26 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { compiledPath, PROJECT_ROOT, RUNS_COMPILED } from '../project.ts';
 
-const CRAWL_SCRIPT = fileURLToPath(new URL('../scripts/crawl.ts', import.meta.url));
+const CRAWL_SCRIPT = 'scripts/crawl.ts';
 
 /**
- * How a crawl child runs: with the TypeScript loader, and a capped heap so V8 collects the probes' garbage early
- * instead of growing (uncapped, a 10,000-service pass peaks near 450 MB of mostly garbage; capped, near 220 MB).
+ * A crawl child's heap is capped so V8 collects the probes' garbage early instead of growing (uncapped, a
+ * 10,000-service pass peaks near 450 MB of mostly garbage; capped, near 220 MB).
  */
-export const CRAWL_NODE_ARGS = ['--import', 'tsx', '--max-old-space-size=128', '--max-semi-space-size=2'];
+export const CRAWL_HEAP_ARGS = ['--max-old-space-size=128', '--max-semi-space-size=2'];
+
+/**
+ * The node arguments that run one crawl: its compiled JavaScript with plain node when this process runs compiled
+ * (`npm start`), else its TypeScript source under tsx (tests); with the capped heap either way.
+ * @example spawn(process.execPath, [...crawlNodeArgs(), '--probe-only']);
+ */
+export function crawlNodeArgs(): string[] {
+  return RUNS_COMPILED
+    ? [...CRAWL_HEAP_ARGS, compiledPath(CRAWL_SCRIPT)]
+    : ['--import', 'tsx', ...CRAWL_HEAP_ARGS, join(PROJECT_ROOT, CRAWL_SCRIPT)];
+}
 
 /** The crawl yields the CPU to the API it runs beside: readers must not wait on a probe pass. */
 export const CRAWL_NICENESS = 10;
@@ -48,7 +60,7 @@ export function startCrawlSchedule(options: CrawlScheduleOptions): () => Promise
     timer = null;
     const discover = Date.now() - lastDiscoveryMs >= options.discoveryIntervalMs;
     if (discover) lastDiscoveryMs = Date.now();
-    child = spawn(process.execPath, [...CRAWL_NODE_ARGS, CRAWL_SCRIPT, ...(discover ? [] : ['--probe-only'])], {
+    child = spawn(process.execPath, [...crawlNodeArgs(), ...(discover ? [] : ['--probe-only'])], {
       env: { UV_THREADPOOL_SIZE: '64', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,4 +1,5 @@
 import type { DB } from '../data/db.ts';
+import { recordProbe } from '../data/probes.ts';
 import { getServiceInput, upsertServices } from '../data/services.ts';
 import { listQueuedSubmissions, markSubmissionListed, recordSubmissionFailure, type QueuedSubmission } from '../data/submissions.ts';
 import { toServices } from './dedupe.ts';
@@ -7,7 +8,6 @@ import { fetchJson } from './fetch-json.ts';
 import { mergeWithStored } from './merge.ts';
 import { UNKNOWN_PRICE } from './normalize.ts';
 import { probeEndpoint, type ProbeAgent } from './probe.ts';
-import { recordProbeOutcome } from './probe-pass.ts';
 import { parseOpenApi, parseWellKnown } from './sources/wellknown.ts';
 import { assertPublicUrl } from './targets.ts';
 
@@ -48,7 +48,7 @@ export async function processSubmissions(db: DB, options: SubmissionsOptions): P
     }
     const service = mergeWithStored(main, getServiceInput(db, main.id), new Set(['submission']));
     upsertServices(db, [service], at);
-    recordProbeOutcome(db, service.id, outcome);
+    recordProbe(db, { service_id: service.id, ...outcome });
     markSubmissionListed(db, submission.id, service.id, at);
     summary.listed += 1;
   }

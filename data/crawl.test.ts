@@ -21,7 +21,7 @@ describe('crawl records', () => {
   it('lists every probe target except acp:// endpoints, with the main endpoint method', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' }), makeService({ id: 'shop-test', endpoint: 'acp://shop.test', rails: ['acp'] })], '2026-11-01T00:00:00.000Z');
-    expect(listProbeTargets(db)).toEqual([{ service_id: 'a-test', url: 'https://a.test/v1/pay', method: 'GET' }]);
+    expect(listProbeTargets(db)).toEqual([{ service_id: 'a-test', url: 'https://a.test/v1/pay', method: 'GET', last_latency_ms: null }]);
   });
 
   it('rolls a day of probes up with the median latency, and prunes old probes but keeps the newest 20', () => {
@@ -30,6 +30,7 @@ describe('crawl records', () => {
     const latencies = [50, 10, 30, 20, 40];
     latencies.forEach((latency, i) => recordProbe(db, probeAt('a-test', `2026-11-01T0${i}:00:00.000Z`, i !== 2, latency)));
     recordProbe(db, probeAt('a-test', '2026-11-02T00:00:00.000Z', true, 99));
+    expect(listProbeTargets(db)[0]?.last_latency_ms).toBe(99);
     rollUpProbeDay(db, '2026-11-01');
     expect(db.prepare('SELECT * FROM probe_days').all()).toEqual([{ service_id: 'a-test', day: '2026-11-01', checks: 5, challenges: 4, latency_ms_median: 30 }]);
     for (let i = 0; i < 30; i++) recordProbe(db, probeAt('a-test', `2026-10-${String(i + 1).padStart(2, '0')}T00:00:00.000Z`, true, 1));

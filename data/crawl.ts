@@ -17,13 +17,16 @@ export interface ProbeTarget {
   url: string;
   method: string | null;
   body?: unknown;
+  /** How long its newest probe took (a timeout counts as the time limit); null when never probed. */
+  last_latency_ms: number | null;
 }
 
 const statements = preparedOnce({
   startRun: `INSERT INTO crawl_runs (kind, started_at, status) VALUES (?, ?, 'running') RETURNING id`,
   finishRun: `UPDATE crawl_runs SET finished_at = ?, status = ?, counts = ?, errors = ? WHERE id = ?`,
   lastRun: `SELECT * FROM crawl_runs ORDER BY id DESC LIMIT 1`,
-  targets: `SELECT s.id AS service_id, s.endpoint AS url, e.method, e.example_body
+  targets: `SELECT s.id AS service_id, s.endpoint AS url, e.method, e.example_body,
+      (SELECT latency_ms FROM probes p WHERE p.service_id = s.id ORDER BY p.probed_at DESC, p.id DESC LIMIT 1) AS last_latency_ms
     FROM services s LEFT JOIN service_endpoints e ON e.service_id = s.id AND e.position = (
       SELECT min(position) FROM service_endpoints WHERE service_id = s.id AND url = s.endpoint)
     WHERE s.endpoint NOT LIKE 'acp://%' ORDER BY s.id`,

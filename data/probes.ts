@@ -1,4 +1,6 @@
 import { preparedOnce, type DB } from './db.ts';
+import { storeServiceDetail } from './service-detail.ts';
+import { applyServiceTerms } from './services.ts';
 import type { ProbeInput, Rail } from './types.ts';
 
 /** A probe as the detail route shows it, newest first. */
@@ -27,17 +29,31 @@ const statements = preparedOnce({
 });
 
 /**
- * Records one probe and moves the service's liveness to its result (unless a newer probe is already recorded).
+ * Records one probe, moves the service's liveness to its result (unless a newer probe is already recorded) and
+ * takes the terms its challenge states as the service's own.
  * @example recordProbe(db, { service_id: 'api-example-com', probed_at, ok: true, status_code: 402, ... });
  */
 export function recordProbe(db: DB, probe: ProbeInput): void {
+  recordProbes(db, [probe]);
+}
+
+/**
+ * Records probes in one transaction (each one as `recordProbe` does), then re-renders the detail answer of each
+ * service once.
+ * @example recordProbes(db, probesOfOneService);
+ */
+export function recordProbes(db: DB, probes: readonly ProbeInput[]): void {
   const s = statements(db);
   db.transaction(() => {
-    s.insert.run(probe.service_id, probe.probed_at, probe.ok ? 1 : 0, probe.status_code, probe.method,
-      probe.latency_ms, probe.reason, JSON.stringify(probe.detected_rails));
-    const rank = probe.ok ? 0 : 1;
-    const changed = s.updateService.run({ id: probe.service_id, live: probe.ok ? 1 : 0, rank, at: probe.probed_at });
-    if (changed.changes > 0) s.updateFacets.run(rank, probe.service_id, rank);
+    for (const probe of probes) {
+      s.insert.run(probe.service_id, probe.probed_at, probe.ok ? 1 : 0, probe.status_code, probe.method,
+        probe.latency_ms, probe.reason, JSON.stringify(probe.detected_rails));
+      const rank = probe.ok ? 0 : 1;
+      const changed = s.updateService.run({ id: probe.service_id, live: probe.ok ? 1 : 0, rank, at: probe.probed_at });
+      if (changed.changes > 0) s.updateFacets.run(rank, probe.service_id, rank);
+      if (probe.ok && probe.terms) applyServiceTerms(db, probe.service_id, probe.terms);
+    }
+    for (const id of new Set(probes.map((probe) => probe.service_id))) storeServiceDetail(db, id);
   })();
 }
 

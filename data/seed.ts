@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../project.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { upsertServices } from './services.ts';
 import type { ServiceInput } from './types.ts';
 
 /** The embedded default dataset committed in `data/seed/` (directory data only, no probe results). */
-export const SEED_PATH = fileURLToPath(new URL('./seed/services.json', import.meta.url));
+export const SEED_PATH = join(PROJECT_ROOT, 'data', 'seed', 'services.json');
 
 const statements = preparedOnce({ count: 'SELECT count(*) AS n FROM services' });
 

@@ -1,6 +1,7 @@
 import type { Service } from '../api/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
-import type { ServiceInput } from './types.ts';
+import { storeServiceDetail } from './service-detail.ts';
+import type { ServiceInput, ServiceTerms } from './types.ts';
 
 export interface ServiceRow {
   rowid: number;
@@ -96,6 +97,7 @@ export function upsertService(db: DB, input: ServiceInput, now: string): void {
   s.deleteSearch.run(rowid);
   const endpointText = [input.endpoint, ...input.endpoints.map((e) => e.url)].join(' ');
   s.insertSearch.run(rowid, input.name, input.category ?? '', input.description ?? '', endpointText);
+  storeServiceDetail(db, input.id);
 }
 
 /** Writes many services in one transaction. */
@@ -141,10 +143,11 @@ export function getServiceInput(db: DB, id: string): ServiceInput | null {
 
 /**
  * What a live challenge states is authoritative over directory data: its chains, assets and (when known) price
- * replace the listed ones, and its rails join the listed rails.
- * @example updateServiceTerms(db, 'api-example-com', { rails: ['x402'], chains: ['base'], assets: ['USDC'], price });
+ * replace the listed ones, and its rails join the listed rails. Runs inside the caller's transaction, which also
+ * re-renders the service's detail (recordProbes does both).
+ * @example applyServiceTerms(db, 'api-example-com', { rails: ['x402'], chains: ['base'], assets: ['USDC'], price });
  */
-export function updateServiceTerms(db: DB, id: string, terms: Pick<ServiceInput, 'rails' | 'chains' | 'assets' | 'price'>): void {
+export function applyServiceTerms(db: DB, id: string, terms: ServiceTerms): void {
   const current = getService(db, id);
   if (!current) return;
   const rails = [...new Set([...current.rails, ...terms.rails])].sort();
@@ -152,15 +155,13 @@ export function updateServiceTerms(db: DB, id: string, terms: Pick<ServiceInput,
   const assets = terms.assets.length > 0 ? terms.assets : current.assets;
   const price = terms.price.usd !== null || terms.price.display !== null ? terms.price : current.price;
   const dualRail = rails.length >= 2 ? 1 : 0;
-  db.transaction(() => {
-    const { live_rank } = statements(db).updateTerms.get({
-      id, rails: JSON.stringify(rails), chains: JSON.stringify(chains), assets: JSON.stringify(assets),
-      dual_rail: dualRail, price_usd: price.usd, price_display: price.display,
-    }) as { live_rank: number };
-    const s = statements(db);
-    s.deleteFacets.run(id);
-    for (const facet of toFacets({ rails, chains, assets })) s.insertFacet.run(facet, live_rank, id, dualRail);
-  })();
+  const s = statements(db);
+  const { live_rank } = s.updateTerms.get({
+    id, rails: JSON.stringify(rails), chains: JSON.stringify(chains), assets: JSON.stringify(assets),
+    dual_rail: dualRail, price_usd: price.usd, price_display: price.display,
+  }) as { live_rank: number };
+  s.deleteFacets.run(id);
+  for (const facet of toFacets({ rails, chains, assets })) s.insertFacet.run(facet, live_rank, id, dualRail);
 }
 
 /** One service in the list shape, or null. `id` must already be lower-cased. */

@@ -46,6 +46,9 @@ export interface ServiceInput {
   endpoints: EndpointInput[];
 }
 
+/** The terms a live challenge states: authoritative over what directories list. */
+export type ServiceTerms = Pick<ServiceInput, 'rails' | 'chains' | 'assets' | 'price'>;
+
 /** What the prober records for one check of a main endpoint. */
 export interface ProbeInput {
   service_id: string;
@@ -58,4 +61,6 @@ export interface ProbeInput {
   reason: string | null;
   /** Rails detected in the challenge, when ok. */
   detected_rails: Rail[];
+  /** The terms the challenge states, when ok: they become the service's own (`applyServiceTerms`). */
+  terms?: ServiceTerms | null;
 }

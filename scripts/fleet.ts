@@ -11,10 +11,10 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROBE_TIMEOUT_MS } from '../crawler/probe.ts';
+import { PROJECT_ROOT } from '../project.ts';
 import { BEHAVIOURS, getBehaviourSpec, isBehaviour, type Behaviour, type ExpectedOutcome } from './fleet/behaviours.ts';
 import { toBazaarPage, toMppDocument } from './fleet/directories.ts';
 import { MAIN_PATH, serveService, type FleetService, type ServeContext } from './fleet/serve.ts';
@@ -199,7 +199,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+// Run as `tsx scripts/fleet.ts` only: compiled into another entry point (the bench's fleet child), this module's
+// import.meta.url is that entry's, so it cannot tell.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === join(PROJECT_ROOT, 'scripts', 'fleet.ts')) {
   main().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

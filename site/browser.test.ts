@@ -8,7 +8,7 @@ import { createApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import type { DB } from '../data/db.ts';
 import { recordProbe } from '../data/probes.ts';
-import { PROJECT_ROOT } from './build/compile.ts';
+import { PROJECT_ROOT } from '../project.ts';
 import { createSite } from './build/site.ts';
 import {
   buildFixtureSite, FIXTURE_NOW, makeHostileProbes, makeHostileServices, openFixtureDatabase, XSS_PAYLOADS, type FixtureSite,

@@ -7,7 +7,6 @@ import { readDemoParams } from './params.ts';
 import { acceptPayment } from './payment.ts';
 import { createPriceSource } from './price-source.ts';
 import { DEMO_SERVICES } from './registry.ts';
-import { toPaymentRequirements } from './terms.ts';
 
 /** Each facilitator call (verify, settle) gives up after this long, so a paid call never hangs. */
 export const FACILITATOR_TIMEOUT_MS = 20_000;
@@ -35,6 +34,8 @@ interface HandlerDeps extends Pick<AppDeps, 'config'> {
 function demoServiceHandler(service: DemoService, { config, facilitator, context }: HandlerDeps) {
   return async (event: H3Event): Promise<Response> => {
     const params = readDemoParams(service, event.url.searchParams);
+    // The terms bring viem (addresses), loaded on the first call rather than at start, as the purchase handlers are.
+    const { toPaymentRequirements } = await import('./terms.ts');
     const requirements = toPaymentRequirements(service, config);
     const header = event.req.headers.get('payment-signature');
     if (!header) return toChallengeResponse(toPaymentRequired(service, requirements, event.url.href));

@@ -1,5 +1,6 @@
 import type { PaymentRequirements } from '@x402/core/types';
-import { getAddress } from 'viem';
+// viem's utils entry, not all of viem: a demo service's 402, which every probe pass asks for, then costs 12 MB, not 20.
+import { getAddress } from 'viem/utils';
 import type { Config } from '../config.ts';
 import type { DemoService } from './define.ts';
 

@@ -1,11 +1,12 @@
 import { getQuery, getRouterParam, type H3Event } from 'h3';
-import { listProbes } from '../../data/probes.ts';
 import { listServices } from '../../data/service-list.ts';
-import { getService, getStats, listSourceUrls } from '../../data/services.ts';
+import { readServiceDetail } from '../../data/service-detail.ts';
+import { getStats } from '../../data/services.ts';
 import type { AppDeps } from '../app.ts';
 import { apiError } from '../errors.ts';
 import { toFilters, toPage } from '../query.ts';
-import type { ServiceDetail, ServiceList } from '../schemas.ts';
+import { JsonText } from '../http.ts';
+import type { ServiceList } from '../schemas.ts';
 
 /** GET /api/v1/services: one page of services matching the filters, with counts over every match. */
 export function listServicesRoute({ db, now }: AppDeps) {
@@ -25,13 +26,13 @@ export function listServicesRoute({ db, now }: AppDeps) {
 
 /** GET /api/v1/services/{id}: one service with where it is listed and its last 20 probes. */
 export function getServiceRoute({ db }: AppDeps) {
-  return (event: H3Event): ServiceDetail => {
+  return (event: H3Event): JsonText => {
     const id = (getRouterParam(event, 'id', { decode: true }) ?? '').toLowerCase();
-    const service = getService(db, id);
-    if (!service) {
+    const detail = readServiceDetail(db, id);
+    if (detail === null) {
       throw apiError(404, 'not_found', `No service with id "${id.slice(0, 100)}". Find ids at /api/v1/services.`);
     }
-    return { ...service, source_urls: listSourceUrls(db, id), probes: listProbes(db, id) };
+    return new JsonText(detail.body, detail.digest);
   };
 }
 

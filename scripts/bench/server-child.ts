@@ -1,9 +1,10 @@
 /**
- * The parent's side of a benchmark server: forks it (so the load generator has its own event loop and core),
- * waits for its URL, and asks it over IPC for its timings and memory.
+ * The parent's side of a benchmark server: forks it (so the load generator has its own event loop and core) as
+ * `npm start` runs the server, compiled and on plain node with the same flags, waits for its URL, and asks it over
+ * IPC for its timings and memory.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { compiledChild } from './compiled.ts';
 import type { ChildCommand, ChildMessage, ServerReport } from './instrument.ts';
 
 export interface ServerChild {
@@ -14,6 +15,8 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
+/** The node flags `npm start` runs the server with (package.json): a young generation of 8 MB semi-spaces. */
+const SERVER_NODE_ARGS = ['--max-semi-space-size=8'];
 const REPLY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 
@@ -21,8 +24,8 @@ const STOP_TIMEOUT_MS = 5_000;
  * @example const app = await startServer('serve-app.ts', [databasePath]); await app.stop();
  */
 export async function startServer(script: string, args: string[]): Promise<ServerChild> {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(await compiledChild(`scripts/bench/${script}`), args, {
+    execArgv: SERVER_NODE_ARGS,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { url } = await nextMessage(child, 'ready', REPLY_TIMEOUT_MS).catch((error: unknown) => {
@@ -72,4 +75,4 @@ function nextMessage<T extends ChildMessage['type']>(
   });
 }
 
-const script = (child: ChildProcess) => child.spawnargs.find((arg) => arg.endsWith('.ts')) ?? 'server child';
+const script = (child: ChildProcess) => child.spawnargs.find((arg) => arg.endsWith('.mjs')) ?? 'server child';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../../project.ts';
 import { withLock } from './lock.ts';
 
 /**
@@ -13,7 +13,6 @@ import { withLock } from './lock.ts';
  * until a source file changes.
  */
 
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
  * Where compiles are kept; `PSI_SITE_CACHE` moves it (the benchmark measures a cold compile that way). It must
  * stay inside the project, where the bundle finds its packages in node_modules.

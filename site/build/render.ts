@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { PROJECT_ROOT } from '../../project.ts';
 import type { PageLocals } from '../src/lib/site.ts';
 import type { CompiledSite } from './compile.ts';
 
@@ -16,7 +18,8 @@ export interface PageRenderer {
 
 /** Requests never leave the process; this origin only gives them a URL. */
 const RENDER_ORIGIN = 'http://render.invalid';
-const WORKER_URL = new URL('./render-worker.mjs', import.meta.url);
+/** Plain JavaScript, started from its source file whether this module runs from source or compiled. */
+const WORKER_PATH = join(PROJECT_ROOT, 'site', 'build', 'render-worker.mjs');
 /**
  * Render threads: the main thread shapes the data and writes the files, the threads run Astro. One thread keeps
  * pace with the main thread on two cores; more cores get a second.
@@ -74,7 +77,7 @@ async function startRenderer(compiled: CompiledSite): Promise<PageRenderer> {
 
 function startThread(compiled: CompiledSite): Promise<RenderThread> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, {
+    const worker = new Worker(WORKER_PATH, {
       workerData: { entryUrl: pathToFileURL(compiled.serverEntry).href },
       execArgv: [],
     });

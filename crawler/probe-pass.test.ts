@@ -1,0 +1,57 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordProbe } from '../data/probes.ts';
+import { upsertServices } from '../data/services.ts';
+import { makeService, openTestDatabase } from '../data/testing.ts';
+import { createProbeAgent, type ProbeAgent } from './probe.ts';
+import { probePass } from './probe-pass.ts';
+import { parseAllowList } from './targets.ts';
+
+// Four hosts (one port each) answering an x402 v1 challenge, each request logged in arrival order.
+const arrivals: string[] = [];
+const servers: Server[] = [];
+let agent: ProbeAgent;
+
+beforeAll(async () => {
+  for (let i = 0; i < 4; i++) {
+    const server = createServer((request, response) => {
+      arrivals.push(`${request.headers.host}${request.url}`);
+      response.writeHead(402, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ x402Version: 1, accepts: [] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+  }
+  agent = createProbeAgent({ allow: parseAllowList('127.0.0.1') });
+});
+afterAll(async () => {
+  await agent.dispatcher.close();
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+const origin = (server: Server) => `127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+describe('probe pass order', () => {
+  it('starts the hosts expected to take longest first: never probed, then by their last probe durations', async () => {
+    const db = openTestDatabase();
+    const [fast, slow, unknown, middling] = servers.map(origin) as [string, string, string, string];
+    const services = [
+      makeService({ id: 'a-fast-test', endpoint: `http://${fast}/a` }),
+      makeService({ id: 'b-slow-test', endpoint: `http://${slow}/b` }),
+      makeService({ id: 'c-unknown-test', endpoint: `http://${unknown}/c` }),
+      makeService({ id: 'd-middling-test', endpoint: `http://${middling}/d` }),
+      // A second service on the fast host: its chain's total (5 + 30 ms) still sorts below the middling 300 ms.
+      makeService({ id: 'e-fast-test', endpoint: `http://${fast}/e` }),
+    ];
+    upsertServices(db, services, '2026-11-01T00:00:00.000Z');
+    const lastTook = { 'a-fast-test': 5, 'b-slow-test': 9_000, 'd-middling-test': 300, 'e-fast-test': 30 };
+    for (const [id, ms] of Object.entries(lastTook)) {
+      recordProbe(db, { service_id: id, probed_at: '2026-11-01T00:00:00.000Z', ok: true, status_code: 402, method: 'GET', latency_ms: ms, reason: null, detected_rails: ['x402'] });
+    }
+    arrivals.length = 0;
+    const summary = await probePass(db, { agent, concurrency: 1, timeoutMs: 10_000, now: () => new Date('2026-11-02T00:00:00.000Z') });
+    expect(summary.probed).toBe(5);
+    expect(arrivals).toEqual([`${unknown}/c`, `${slow}/b`, `${middling}/d`, `${fast}/a`, `${fast}/e`]);
+  });
+});

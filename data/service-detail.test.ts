@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ServiceDetail } from '../api/schemas.ts';
+import { listProbes, recordProbe, recordProbes } from './probes.ts';
+import { digest } from './digest.ts';
+import { readServiceDetail } from './service-detail.ts';
+import { getService, listSourceUrls, upsertServices } from './services.ts';
+import { makeService, openTestDatabase } from './testing.ts';
+import type { DB } from './db.ts';
+
+const NOW = '2026-11-01T00:00:00.000Z';
+
+function probe(ok: boolean, at: string) {
+  return { service_id: 'a-test', probed_at: at, ok, status_code: ok ? 402 : 404, method: 'GET', latency_ms: 40, reason: ok ? null : '404 Not Found', detected_rails: ok ? (['x402'] as const).slice() : [] };
+}
+
+/** The detail assembled from its parts, to hold the stored answer against. */
+function assembled(db: DB, id: string): ServiceDetail {
+  return { ...getService(db, id)!, source_urls: listSourceUrls(db, id), probes: listProbes(db, id) };
+}
+
+function stored(db: DB, id: string): ServiceDetail {
+  const detail = readServiceDetail(db, id)!;
+  expect(detail.digest).toBe(digest(detail.body));
+  return ServiceDetail.parse(JSON.parse(detail.body));
+}
+
+describe('stored service details', () => {
+  it('follow every write: a new service, its probes, a probe batch, a probe with terms and a rewrite', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test' })], NOW);
+    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test'));
+    expect(stored(db, 'a-test')).toMatchObject({ live: null, probes: [] });
+
+    recordProbe(db, probe(true, '2026-11-02T00:00:00.000Z'));
+    expect(stored(db, 'a-test')).toMatchObject({ live: true, last_seen_live: '2026-11-02T00:00:00.000Z', probes: [{ ok: true }] });
+
+    recordProbes(db, Array.from({ length: 25 }, (_, i) => probe(i % 2 === 1, `2026-11-03T00:${String(i).padStart(2, '0')}:00.000Z`)));
+    expect(stored(db, 'a-test').probes).toHaveLength(20);
+    expect(stored(db, 'a-test').live).toBe(false);
+    expect(stored(db, 'a-test').probes[0]).toMatchObject({ probed_at: '2026-11-03T00:24:00.000Z', reason: '404 Not Found' });
+    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test'));
+
+    recordProbe(db, { ...probe(true, '2026-11-04T00:00:00.000Z'), terms: { rails: ['mpp'], chains: ['tempo'], assets: ['pathUSD'], price: { usd: 0.5, display: '$0.50' } } });
+    expect(stored(db, 'a-test')).toMatchObject({ rails: ['mpp', 'x402'], chains: ['tempo'], price: { usd: 0.5 }, probes: [{ probed_at: '2026-11-04T00:00:00.000Z' }, ...Array(19).fill({})] });
+
+    upsertServices(db, [makeService({ id: 'a-test', name: 'Renamed', sources: [{ source: 'mpp', url: null }] })], NOW);
+    expect(stored(db, 'a-test')).toMatchObject({ name: 'Renamed', source_urls: [{ source: 'mpp', url: null }] });
+    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test'));
+  });
+
+  it('is assembled on the spot for a service stored before details were, and null for no service', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test' })], NOW);
+    recordProbe(db, probe(true, '2026-11-02T00:00:00.000Z'));
+    db.prepare('DELETE FROM service_details').run();
+    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test'));
+    expect(readServiceDetail(db, 'no-such-test')).toBeNull();
+  });
+});

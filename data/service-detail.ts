@@ -1,0 +1,51 @@
+import type { ServiceDetail } from '../api/schemas.ts';
+import { preparedOnce, type DB } from './db.ts';
+import { digest } from './digest.ts';
+import { listProbes } from './probes.ts';
+import { getService, listSourceUrls } from './services.ts';
+
+/*
+ * A service's detail answer (the service, where it is listed, its newest probes) is kept as JSON text beside it
+ * and rewritten by every write that changes any of it (upsertService, recordProbes), so the
+ * detail route reads one row instead of assembling some 25.
+ */
+
+const statements = preparedOnce({
+  read: `SELECT body, digest FROM service_details WHERE service_id = ?`,
+  write: `INSERT INTO service_details (service_id, body, digest) VALUES (?, ?, ?)
+    ON CONFLICT (service_id) DO UPDATE SET body = excluded.body, digest = excluded.digest`,
+});
+
+/** A detail answer as JSON text, with its digest (data/digest.ts). */
+export interface StoredDetail {
+  body: string;
+  digest: string;
+}
+
+/**
+ * The detail answer of a service, or null when there is no such service. `id` must be lower-cased.
+ * @example const { body } = readServiceDetail(db, 'api-example-com')!; // '{"id":"api-example-com",...}'
+ */
+export function readServiceDetail(db: DB, id: string): StoredDetail | null {
+  const stored = statements(db).read.get(id) as StoredDetail | undefined;
+  if (stored) return stored;
+  // A service written before details were stored has none until its next write: assemble it then.
+  const body = renderServiceDetail(db, id);
+  return body === null ? null : { body, digest: digest(body) };
+}
+
+/**
+ * Re-renders and stores the detail answer of a service; writers call it after changing the service.
+ * @example storeServiceDetail(db, 'api-example-com'); // in the transaction that changed the service
+ */
+export function storeServiceDetail(db: DB, id: string): void {
+  const body = renderServiceDetail(db, id);
+  if (body !== null) statements(db).write.run(id, body, digest(body));
+}
+
+function renderServiceDetail(db: DB, id: string): string | null {
+  const service = getService(db, id);
+  if (!service) return null;
+  const detail: ServiceDetail = { ...service, source_urls: listSourceUrls(db, id), probes: listProbes(db, id) };
+  return JSON.stringify(detail);
+}

@@ -1,0 +1,39 @@
+/**
+ * `npm run compile`: bundles the server and the crawl into plain JavaScript under `.build/`, which `npm start` and
+ * its crawl children run with plain node. Under tsx every process also carries the loader's thread and a cost per
+ * module loaded through its hooks: the server would start some 35 MB larger (BENCHMARKS.md). Packages stay in
+ * node_modules; code split into chunks loads when first imported, so viem stays out of memory until the purchase
+ * preview is first asked for.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { BUILD_DIR, compiledPath, PROJECT_ROOT } from '../project.ts';
+
+/** What `npm start` runs, from the project root. */
+export const PRODUCTION_ENTRIES = ['api/server.ts', 'scripts/crawl.ts'];
+
+/**
+ * Compiles TypeScript entry points (from the project root) into `.build/`; answers their compiled paths.
+ * Earlier chunks are left in place: a running server may still import them.
+ * @example const [server] = await compile(['api/server.ts']); // '/srv/psi/.build/api/server.mjs'
+ */
+export async function compile(entries: string[]): Promise<string[]> {
+  await build({
+    absWorkingDir: PROJECT_ROOT,
+    entryPoints: entries,
+    outdir: BUILD_DIR,
+    outbase: '.',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return entries.map(compiledPath);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await compile(PRODUCTION_ENTRIES);
