@@ -52,6 +52,8 @@ describe('probe pass order', () => {
     arrivals.length = 0;
     const summary = await probePass(db, { agent, concurrency: 1, timeoutMs: 10_000, now: () => new Date('2026-11-02T00:00:00.000Z') });
     expect(summary.probed).toBe(5);
+    // Recorded in batches, all of them by the time the pass returns: the 4 earlier probes and these 5.
+    expect(db.prepare('SELECT count(*) AS n FROM probes').get()).toEqual({ n: 9 });
     expect(arrivals).toEqual([`${unknown}/c`, `${slow}/b`, `${middling}/d`, `${fast}/a`, `${fast}/e`]);
   });
 });

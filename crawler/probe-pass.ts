@@ -1,7 +1,8 @@
 import PQueue from 'p-queue';
 import { listProbeTargets, type ProbeTarget } from '../data/crawl.ts';
 import type { DB } from '../data/db.ts';
-import { recordProbe } from '../data/probes.ts';
+import { recordProbes } from '../data/probes.ts';
+import type { ProbeInput } from '../data/types.ts';
 import { PROBE_TIMEOUT_MS, probeEndpoint, type ProbeAgent } from './probe.ts';
 
 /** Probes in flight at once, across hosts (one at a time per host). */
@@ -23,8 +24,13 @@ export interface ProbePassSummary {
   not_live: Record<string, number>;
 }
 
+/** Probes wait at most this long, or until this many are waiting, to be recorded together (`createProbeRecorder`). */
+const RECORD_EVERY_MS = 100;
+const RECORD_BATCH = 64;
+
 /**
- * Probes every main endpoint once, recording each probe as it lands (a pass killed half-way keeps what it did).
+ * Probes every main endpoint once, recording probes within a tenth of a second of landing (a pass killed half-way
+ * keeps what it did).
  * At most `concurrency` probes run at once and never two to one host (name and port).
  * @example await probePass(db, { agent, now: () => new Date() });
  */
@@ -32,12 +38,13 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
   const targets = listProbeTargets(db).slice(0, options.limit ?? Infinity);
   const summary: ProbePassSummary = { probed: 0, live: 0, not_live: {} };
   const queue = new PQueue({ concurrency: options.concurrency ?? DEFAULT_PROBE_CONCURRENCY });
+  const recorder = createProbeRecorder(db);
   let done = 0;
   await queue.addAll(
     longestFirst(groupByHost(targets), options.timeoutMs ?? PROBE_TIMEOUT_MS).map((hostTargets) => async () => {
       for (const target of hostTargets) {
         const outcome = await probeEndpoint({ url: target.url, method: target.method, body: target.body }, { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now });
-        recordProbe(db, { service_id: target.service_id, ...outcome });
+        recorder.add({ service_id: target.service_id, ...outcome });
         summary.probed += 1;
         if (outcome.ok) summary.live += 1;
         else summary.not_live[outcome.reason ?? 'unknown'] = (summary.not_live[outcome.reason ?? 'unknown'] ?? 0) + 1;
@@ -45,7 +52,44 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
       }
     }),
   );
+  recorder.finish();
   return summary;
+}
+
+/**
+ * Records probes in batches, one transaction each: a commit costs more than the few rows of a probe, and each
+ * commit makes the API's connection drop its page cache. `finish` records the rest and throws what a timed
+ * batch threw.
+ */
+function createProbeRecorder(db: DB): { add(probe: ProbeInput): void; finish(): void } {
+  let pending: ProbeInput[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let failure: unknown;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = pending;
+    pending = [];
+    if (batch.length > 0) recordProbes(db, batch);
+  };
+  const flushOnTimer = () => {
+    try {
+      flush();
+    } catch (error) {
+      failure ??= error;
+    }
+  };
+  return {
+    add(probe) {
+      pending.push(probe);
+      if (pending.length >= RECORD_BATCH) flush();
+      else timer ??= setTimeout(flushOnTimer, RECORD_EVERY_MS);
+    },
+    finish() {
+      flush();
+      if (failure !== undefined) throw failure;
+    },
+  };
 }
 
 /**
