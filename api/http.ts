@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { getRequestIP, HTTPResponse, type H3Event, type Middleware } from 'h3';
 import { FastResponse } from 'srvx';
 import { digest } from '../data/digest.ts';
@@ -114,12 +115,17 @@ function toResponse(event: H3Event, result: unknown, fixedHeaders: Array<[string
   const headers = toHeaders(fixedHeaders, remaining);
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['cache-control'] = read ? READ_CACHE : 'no-store';
-  if (!read) return new FastResponse(body, { headers });
+  if (!read) return jsonResponse(body, 200, headers);
   const etag = toEtag(result, body);
   headers.etag = etag;
-  if (matchesEtag(event.req.headers.get('if-none-match'), etag)) return new FastResponse(null, { status: 304, headers });
+  if (matchesEtag(event.req.headers.get('if-none-match'), etag)) return jsonResponse(null, 304, headers);
   if (method === 'HEAD') headers['content-length'] = String(Buffer.byteLength(body));
-  return new FastResponse(method === 'HEAD' ? null : body, { headers });
+  return jsonResponse(method === 'HEAD' ? null : body, 200, headers);
+}
+
+/** With its reason phrase: srvx would otherwise send an empty one (`HTTP/1.1 200 `). */
+function jsonResponse(body: string | null, status: number, headers: Record<string, string>): Response {
+  return new FastResponse(body, { status, statusText: STATUS_CODES[status], headers });
 }
 
 /**

@@ -140,6 +140,10 @@ describe('npm start', () => {
       const list = await (await fetch(new URL('/api/v1/services?rail=mpp&limit=1', url))).json();
       expect(list.counts.total).toBeGreaterThan(50);
       expect(list.services[0].live).toBeNull();
+      const detail = await fetch(new URL(`/api/v1/services/${list.services[0].id}`, url));
+      expect([detail.status, detail.statusText]).toEqual([200, 'OK']);
+      const unchanged = await fetch(detail.url, { headers: { 'if-none-match': detail.headers.get('etag')! } });
+      expect([unchanged.status, unchanged.statusText]).toEqual([304, 'Not Modified']);
     } finally {
       await stop();
     }
