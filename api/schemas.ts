@@ -144,13 +144,13 @@ export const ErrorResponse = z
   .meta({ id: 'Error' });
 
 export const ListQuery = z.object({
-  rail: z.string().optional().meta({ description: 'x402, mpp or acp (case-insensitive).' }),
-  chain: z.string().optional().meta({ description: 'A chain name (base) or its CAIP-2 id (eip155:8453).' }),
+  rail: z.string().optional().meta({ description: 'x402, mpp or acp.' }),
+  chain: z.string().optional().meta({ description: 'A chain name (base, solana, tempo) or its CAIP-2 id (eip155:8453).' }),
   asset: z.string().optional().meta({ description: 'An asset symbol such as USDC.' }),
-  live: z.string().optional().meta({ description: 'true: only live services; false: services not live.' }),
-  q: z.string().optional().meta({ description: 'Free-text search over name, category, description and endpoint.' }),
-  limit: z.string().optional().meta({ description: 'Page size 1-500, default 100; clamped.' }),
-  offset: z.string().optional().meta({ description: 'Services to skip, >= 0, default 0; clamped.' }),
+  live: z.string().optional().meta({ description: 'true: only services that answered a payment challenge on the last check; false: the others.' }),
+  q: z.string().optional().meta({ description: 'Free text over name, category, description and endpoints (substring match).' }),
+  limit: z.string().optional().meta({ description: 'Page size 1-500, default 100 (clamped; page.limit says what was applied).' }),
+  offset: z.string().optional().meta({ description: 'Services to skip, default 0. Follow page.next_offset until it is null.' }),
 });
 
 export const BatchBody = z

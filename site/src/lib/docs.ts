@@ -1,9 +1,13 @@
+import { ListQuery } from '../../../api/schemas.ts';
 import { shellQuote } from './format.ts';
 
 /**
  * Every route of the API and the site, with curl examples: the source of /docs (HTML) and of the route list
  * in /llms.txt, so the two never disagree.
  */
+
+/** The list's query parameters, described where the OpenAPI document takes them from (api/schemas.ts). */
+const LIST_PARAMS = Object.entries(ListQuery.shape).map(([name, schema]) => ({ name, text: String(schema.meta()?.description) }));
 
 export interface RouteDoc {
   /** Anchor on /docs. */
@@ -56,15 +60,7 @@ export function listRouteGroups({ siteUrl, stagingUrl, exampleId }: DocsOptions)
           method: 'GET',
           path: '/api/v1/services',
           summary: 'List and filter services, live first, then by id. Filters combine; all are case-insensitive.',
-          params: [
-            { name: 'rail', text: 'x402, mpp or acp.' },
-            { name: 'chain', text: 'A chain name (base, solana, tempo) or its CAIP-2 id (eip155:8453).' },
-            { name: 'asset', text: 'An asset symbol such as USDC.' },
-            { name: 'live', text: 'true: only services that answered a payment challenge on the last check; false: the others.' },
-            { name: 'q', text: 'Free text over name, category, description and endpoints (substring match).' },
-            { name: 'limit', text: 'Page size 1-500, default 100 (clamped; page.limit says what was applied).' },
-            { name: 'offset', text: 'Services to skip, default 0. Follow page.next_offset until it is null.' },
-          ],
+          params: LIST_PARAMS,
           examples: [
             get(`${api}/services?rail=x402&chain=base&live=true&limit=20`),
             get(`${api}/services?q=weather`),
