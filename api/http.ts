@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { getRequestIP, HTTPResponse, type H3Event, type Middleware } from 'h3';
+import { getRequestIP, type H3Event, type Middleware } from 'h3';
 import { FastResponse } from 'srvx';
 import { digest } from '../data/digest.ts';
 import { apiError, toErrorBody } from './errors.ts';
@@ -63,20 +63,17 @@ export function createHttpLayer(options: HttpLayerOptions): Middleware {
         remaining = taken.remaining;
       }
       if (isPreflight(event)) {
-        return new HTTPResponse(null, { status: 204, headers: { ...toHeaders(fixedHeaders, remaining), ...PREFLIGHT_HEADERS } });
+        return jsonResponse(null, 204, { ...toHeaders(fixedHeaders, remaining), ...PREFLIGHT_HEADERS });
       }
       const result = await next();
       return toResponse(event, result, fixedHeaders, remaining);
     } catch (error) {
       const rendering = toErrorBody(error);
-      return new HTTPResponse(JSON.stringify(rendering.body), {
-        status: rendering.status,
-        headers: {
-          ...toHeaders(fixedHeaders, remaining),
-          'content-type': 'application/json',
-          'cache-control': 'no-store',
-          ...rendering.headers,
-        },
+      return jsonResponse(JSON.stringify(rendering.body), rendering.status, {
+        ...toHeaders(fixedHeaders, remaining),
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+        ...rendering.headers,
       });
     }
   };
@@ -98,10 +95,7 @@ function isPreflight(event: H3Event): boolean {
   return event.req.method === 'OPTIONS' && event.req.headers.has('access-control-request-method');
 }
 
-/**
- * srvx's `FastResponse` with plain-object headers: the Node adapter writes it without building a web `Response`
- * or a `Headers` (several times cheaper than either).
- */
+/** What a handler returned, as JSON with the layer's headers (a `Response` keeps its own and gains the missing ones). */
 function toResponse(event: H3Event, result: unknown, fixedHeaders: Array<[string, string]>, remaining: number): Response {
   if (result instanceof Response) {
     for (const [name, value] of Object.entries(toHeaders(fixedHeaders, remaining))) {
@@ -123,7 +117,10 @@ function toResponse(event: H3Event, result: unknown, fixedHeaders: Array<[string
   return jsonResponse(method === 'HEAD' ? null : body, 200, headers);
 }
 
-/** With its reason phrase: srvx would otherwise send an empty one (`HTTP/1.1 200 `). */
+/**
+ * Every answer of the layer: srvx's `FastResponse` with plain-object headers, which the Node adapter writes without
+ * building a web `Response` or `Headers`; with its reason phrase, which srvx would otherwise leave empty.
+ */
 function jsonResponse(body: string | null, status: number, headers: Record<string, string>): Response {
   return new FastResponse(body, { status, statusText: STATUS_CODES[status], headers });
 }
