@@ -92,17 +92,22 @@ function createProbeRecorder(db: DB): { add(probe: ProbeInput): void; finish(): 
   };
 }
 
+/** A host chain expected to take at least this long starts at the head of the pass. */
+const LONG_CHAIN_MS = 1_000;
+
 /**
- * The hosts' probe chains, the longest expected first (from each service's last probe; one never probed counts as
- * the time limit): slow and dead hosts then run beside the many fast ones instead of starting last and holding the
- * pass open for a whole time limit after everything else is done.
+ * The hosts' probe chains in the order they start: those expected to take a second or more first, longest first
+ * (from each service's last probe; one never probed counts as the time limit), so slow and dead hosts run beside
+ * the many fast ones instead of starting last and holding the pass open; then the rest in the order listed. Sorting
+ * those too would leave the fastest hosts for the end, where 64 slots turning over every few milliseconds ask for
+ * more CPU than the machine has and every probe's latency grows.
  */
 function longestFirst(groups: Map<string, ProbeTarget[]>, timeoutMs: number): ProbeTarget[][] {
   const expectedMs = (chain: ProbeTarget[]) => chain.reduce((sum, target) => sum + (target.last_latency_ms ?? timeoutMs), 0);
-  return [...groups.values()]
-    .map((chain) => ({ chain, ms: expectedMs(chain) }))
-    .sort((a, b) => b.ms - a.ms)
-    .map(({ chain }) => chain);
+  const chains = [...groups.values()].map((chain) => ({ chain, ms: expectedMs(chain) }));
+  const long = chains.filter(({ ms }) => ms >= LONG_CHAIN_MS).sort((a, b) => b.ms - a.ms);
+  const short = chains.filter(({ ms }) => ms < LONG_CHAIN_MS);
+  return [...long, ...short].map(({ chain }) => chain);
 }
 
 function groupByHost(targets: ProbeTarget[]): Map<string, ProbeTarget[]> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listProbes, recordProbe } from './probes.ts';
 import { listServices } from './service-list.ts';
-import { getService, getServicesByIds, getStats, listSourceUrls, upsertServices } from './services.ts';
+import { applyServiceTerms, getService, getServicesByIds, getStats, listSourceUrls, upsertServices } from './services.ts';
 import { makeService, openTestDatabase } from './testing.ts';
 
 const NOW = '2026-11-01T00:00:00.000Z';
@@ -93,5 +93,20 @@ describe('services', () => {
     const db = openTestDatabase();
     upsertServices(db, ['a-test', 'b-test', 'c-test'].map((id) => makeService({ id })), NOW);
     expect(getServicesByIds(db, ['c-test', 'nope', 'a-test']).map((s) => s.id)).toEqual(['c-test', 'a-test']);
+  });
+
+  it('writes nothing when a challenge states the terms the service already has, and takes new ones', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test', rails: ['x402'], chains: ['base'], assets: ['USDC'] })], NOW);
+    const { price } = getService(db, 'a-test')!;
+    const changes = () => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    const before = changes();
+    applyServiceTerms(db, 'a-test', { rails: ['x402'], chains: ['base'], assets: ['USDC'], price });
+    expect(changes()).toBe(before);
+    applyServiceTerms(db, 'a-test', { rails: ['x402'], chains: ['solana'], assets: ['USDC'], price });
+    expect(changes()).toBeGreaterThan(before);
+    expect(getService(db, 'a-test')).toMatchObject({ chains: ['solana'] });
+    expect(listServices(db, { chain: 'solana' }, PAGE).services.map((s) => s.id)).toEqual(['a-test']);
+    expect(listServices(db, { chain: 'base' }, PAGE).services).toEqual([]);
   });
 });
