@@ -24,13 +24,16 @@ export interface ProbePassSummary {
   not_live: Record<string, number>;
 }
 
-/** Probes wait at most this long, or until this many are waiting, to be recorded together (`createProbeRecorder`). */
-const RECORD_EVERY_MS = 100;
-const RECORD_BATCH = 64;
+/**
+ * Probes wait at most this long, or until this many are waiting, to be recorded together (`createProbeRecorder`):
+ * small transactions, since the API's readers measured slower beside larger ones (BENCHMARKS.md).
+ */
+const RECORD_EVERY_MS = 25;
+const RECORD_BATCH = 16;
 
 /**
- * Probes every main endpoint once, recording probes within a tenth of a second of landing (a pass killed half-way
- * keeps what it did).
+ * Probes every main endpoint once, recording probes within RECORD_EVERY_MS of landing (a pass killed half-way keeps
+ * what it did).
  * At most `concurrency` probes run at once and never two to one host (name and port).
  * @example await probePass(db, { agent, now: () => new Date() });
  */
