@@ -55,7 +55,7 @@ describe('probe pass order', () => {
     // Recorded in batches, all of them by the time the pass returns: the 4 earlier probes and these 5.
     expect(db.prepare('SELECT count(*) AS n FROM probes').get()).toEqual({ n: 9 });
     // Never probed counts as the time limit (10 s), so c leads b (9 s); the fast and middling hosts keep their
-    // listed order: sorting them too would leave the fastest for the end, where the pass would turn over fastest.
+    // listed order (sorted, the middling d would go before the fast host's 5 + 30 ms).
     expect(arrivals).toEqual([`${unknown}/c`, `${slow}/b`, `${fast}/a`, `${fast}/e`, `${middling}/d`]);
   });
 });

@@ -44,7 +44,7 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
   const recorder = createProbeRecorder(db);
   let done = 0;
   await queue.addAll(
-    longestFirst(groupByHost(targets), options.timeoutMs ?? PROBE_TIMEOUT_MS).map((hostTargets) => async () => {
+    toStartOrder(groupByHost(targets), options.timeoutMs ?? PROBE_TIMEOUT_MS).map((hostTargets) => async () => {
       for (const target of hostTargets) {
         const outcome = await probeEndpoint({ url: target.url, method: target.method, body: target.body }, { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now });
         recorder.add({ service_id: target.service_id, ...outcome });
@@ -105,7 +105,7 @@ const LONG_CHAIN_MS = 1_000;
  * those too would leave the fastest hosts for the end, where 64 slots turning over every few milliseconds ask for
  * more CPU than the machine has and every probe's latency grows.
  */
-function longestFirst(groups: Map<string, ProbeTarget[]>, timeoutMs: number): ProbeTarget[][] {
+function toStartOrder(groups: Map<string, ProbeTarget[]>, timeoutMs: number): ProbeTarget[][] {
   const expectedMs = (chain: ProbeTarget[]) => chain.reduce((sum, target) => sum + (target.last_latency_ms ?? timeoutMs), 0);
   const chains = [...groups.values()].map((chain) => ({ chain, ms: expectedMs(chain) }));
   const long = chains.filter(({ ms }) => ms >= LONG_CHAIN_MS).sort((a, b) => b.ms - a.ms);

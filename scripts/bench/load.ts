@@ -21,7 +21,8 @@ export interface LoadResult {
 }
 
 /**
- * Runs the load for `seconds`, as fast as the server answers or at `options.rps`; throws when anything but a 2xx came back, since the figures would mean nothing.
+ * Runs the load for `seconds`, as fast as the server answers or at `options.rps` requests a second; throws when
+ * anything but a 2xx came back, since the figures would mean nothing.
  * @example const { rps } = await runLoad(url, { next: () => ({ path: '/api/v1/stats' }) }, 10);
  */
 export async function runLoad(url: string, target: LoadTarget, seconds: number, options: { rps?: number } = {}): Promise<LoadResult> {
@@ -30,7 +31,6 @@ export async function runLoad(url: string, target: LoadTarget, seconds: number, 
     url,
     connections: LOAD.connections,
     duration: seconds,
-    // A fixed rate (requests per second over all connections) instead of as fast as the server answers.
     ...(options.rps === undefined ? {} : { overallRate: options.rps }),
     // A slow response is a figure, not a failure: only give up on one after a minute.
     timeout: 60,
