@@ -53,7 +53,7 @@ export const crawlGroup: BenchGroup = {
 
       const boundSeconds = expectedMs.reduce((sum, ms) => sum + ms, 0) / 1000 / DEFAULT_PROBE_CONCURRENCY;
       // The first pass knows nothing of how long each service takes; every later pass (what `npm start` runs on
-      // its schedule) starts the hosts the pass before found slowest first. Both are shown; the targets are the later's.
+      // its schedule) starts the hosts the pass before found slow first. Both are shown; the targets are the later's.
       const first = await runCrawlChild(databasePath, async () => {});
       emit({ label: 'first pass (no history)', value: `${round(ids.length / first.probeSeconds)} probes/s, ${round(boundSeconds / first.probeSeconds)}x of the bound, ${round(first.peakRssBytes / MB)} MB` });
 
