@@ -107,10 +107,15 @@ const LONG_CHAIN_MS = 1_000;
  */
 function toStartOrder(groups: Map<string, ProbeTarget[]>, timeoutMs: number): ProbeTarget[][] {
   const expectedMs = (chain: ProbeTarget[]) => chain.reduce((sum, target) => sum + (target.last_latency_ms ?? timeoutMs), 0);
-  const chains = [...groups.values()].map((chain) => ({ chain, ms: expectedMs(chain) }));
-  const long = chains.filter(({ ms }) => ms >= LONG_CHAIN_MS).sort((a, b) => b.ms - a.ms);
-  const short = chains.filter(({ ms }) => ms < LONG_CHAIN_MS);
-  return [...long, ...short].map(({ chain }) => chain);
+  // Short chains all rank 0, and the sort is stable, so they keep the order listed.
+  const rank = (chain: ProbeTarget[]) => {
+    const ms = expectedMs(chain);
+    return ms >= LONG_CHAIN_MS ? ms : 0;
+  };
+  return [...groups.values()]
+    .map((chain) => ({ chain, rank: rank(chain) }))
+    .sort((a, b) => b.rank - a.rank)
+    .map(({ chain }) => chain);
 }
 
 function groupByHost(targets: ProbeTarget[]): Map<string, ProbeTarget[]> {

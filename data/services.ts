@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Service } from '../api/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { storeServiceDetail } from './service-detail.ts';
@@ -154,9 +155,10 @@ export function applyServiceTerms(db: DB, id: string, terms: ServiceTerms): void
   const chains = terms.chains.length > 0 ? terms.chains : current.chains;
   const assets = terms.assets.length > 0 ? terms.assets : current.assets;
   const price = terms.price.usd !== null || terms.price.display !== null ? terms.price : current.price;
-  const unchanged = sameList(rails, current.rails) && sameList(chains, current.chains) && sameList(assets, current.assets) &&
-    price.usd === current.price.usd && price.display === current.price.display;
-  if (unchanged) return; // the usual case: a service's challenge states the same terms pass after pass
+  // The usual case: a service's challenge states the same terms pass after pass, and then nothing is written.
+  const merged = { rails, chains, assets, price };
+  const held = { rails: current.rails, chains: current.chains, assets: current.assets, price: current.price };
+  if (isDeepStrictEqual(merged, held)) return;
   const dualRail = rails.length >= 2 ? 1 : 0;
   const s = statements(db);
   const { live_rank } = s.updateTerms.get({
@@ -165,10 +167,6 @@ export function applyServiceTerms(db: DB, id: string, terms: ServiceTerms): void
   }) as { live_rank: number };
   s.deleteFacets.run(id);
   for (const facet of toFacets({ rails, chains, assets })) s.insertFacet.run(facet, live_rank, id, dualRail);
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 /** One service in the list shape, or null. `id` must already be lower-cased. */
