@@ -269,12 +269,46 @@ describe('errors and routing', () => {
 
   it('never answers HTML under /api/, whatever the request', async () => {
     const { request } = createFixtureApp();
-    const paths = ['/api/v1/services/%3Cscript%3E', '/api/v1/services?q=<b>', '/api/', '/api/v1/services/%2e%2e%2fetc', '/api/v1/submissions/x'];
+    const paths = ['/api/v1/services/%3Cscript%3E', '/api/v1/services?q=<b>', '/api/', '/api/v1/services/%2e%2e%2fetc', '/api/v1/submissions/x',
+      '/api/v1/services/%E0%A4%A', '/api/v1/submissions/%ZZ', '/api/v1/nope%E0'];
     for (const path of paths) {
       const { headers, text } = await request(path, { headers: { accept: 'text/html,application/xhtml+xml', 'user-agent': 'Mozilla/5.0' } });
       expect(headers.get('content-type'), path).toContain('application/json');
       expect(text.trimStart()[0]).toBe('{');
     }
+  });
+});
+
+describe('requests at the edges', () => {
+  it('answers a path with a malformed percent-escape in the Error shape, with the usual headers', async () => {
+    const { request } = createFixtureApp({ config: { rateLimit: { limit: 300, windowSeconds: 60 } } });
+    for (const path of ['/api/v1/services/%E0%A4%A', '/api/v1/purchases/%E0', '/%ZZ']) {
+      const { status, json, headers } = await request(path);
+      expect(status, path).toBe(400);
+      expect(ErrorResponse.parse(json).error).toMatchObject({ code: 'not_found', message: expect.stringContaining('percent-escape') });
+      expect(headers.get('access-control-allow-origin')).toBe('*');
+      expect(headers.get('ratelimit-limit')).toBe('300');
+    }
+  });
+
+  it('searches past control characters in q instead of failing', async () => {
+    const { request } = createFixtureApp();
+    const { status, json } = await request('/api/v1/services?q=weather%00%01');
+    expect(status).toBe(200);
+    expect(ServiceList.parse(json).services.map((s) => s.name)).toEqual(['Weather oracle']);
+  });
+
+  it('answers HEAD on every read with its headers and no body, and 404 for a path that only looks like one', async () => {
+    const { request } = createFixtureApp();
+    for (const path of ['/api/v1/stats', '/api/v1/services/svc-01-test', '/openapi.json']) {
+      const get = await request(path);
+      const head = await request(path, { method: 'HEAD' });
+      expect(head.status, path).toBe(200);
+      expect(head.text).toBe('');
+      expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(get.text)));
+      expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+    }
+    expect((await request('/openapiXjson')).status).toBe(404);
   });
 });
 
@@ -325,7 +359,12 @@ describe('headers', () => {
     expect(status).toBe(204);
     expect(headers.get('access-control-allow-origin')).toBe('*');
     expect(headers.get('access-control-allow-methods')).toContain('POST');
-    expect(headers.get('access-control-allow-headers')).toMatch(/Idempotency-Key/i);
+    expect(headers.get('access-control-allow-headers')).toBe('content-type,idempotency-key');
+    const other = await request('/api/v1/services', { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-request-id' } });
+    expect(other.headers.get('access-control-allow-headers')).toBe('x-request-id');
+    const plain = await request('/api/v1/stats', { method: 'OPTIONS' });
+    expect(plain.status).toBe(204);
+    expect(plain.headers.get('access-control-allow-headers')).toMatch(/Idempotency-Key/i);
   });
 });
 

@@ -50,7 +50,8 @@ function toRoutes(deps: AppDeps): Route[] {
  * @example const app = createApp({ db, config, now: () => new Date() }); await app.request('/api/v1/stats');
  */
 export function createApp(deps: AppDeps): H3 {
-  const app = new H3();
+  // A malformed percent-escape reaches the HTTP layer, which answers it in the Error shape with its usual headers.
+  const app = new H3({ allowMalformedURL: true });
   const routes = toRoutes(deps);
   app.use(
     createHttpLayer({
@@ -60,7 +61,10 @@ export function createApp(deps: AppDeps): H3 {
       nowMs: () => deps.now().getTime(),
     }),
   );
-  for (const route of routes) app.on(route.method, route.path, route.handler);
+  for (const route of routes) {
+    app.on(route.method, route.path, route.handler);
+    if (route.method === 'GET') app.on('HEAD', route.path, route.handler);
+  }
   const site = deps.site ? createSiteHandler(deps.site) : null;
   app.all('/**', (event) => {
     const page = event.req.method === 'GET' || event.req.method === 'HEAD';
@@ -89,5 +93,6 @@ function isApiPath(pathname: string): boolean {
 }
 
 function toPattern(path: string): RegExp {
-  return new RegExp(`^${path.replace(/:\w+/g, '[^/]+')}/?$`);
+  const literal = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${literal.replace(/:\w+/g, '[^/]+')}/?$`);
 }

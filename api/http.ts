@@ -20,9 +20,10 @@ const CORS_HEADERS = {
 };
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'Content-Type, Idempotency-Key, If-None-Match, PAYMENT-SIGNATURE',
   'access-control-max-age': '86400',
 };
+/** The request headers a preflight allows when it names none: every header the API reads. */
+const ALLOWED_REQUEST_HEADERS = 'Content-Type, Idempotency-Key, If-None-Match, PAYMENT-SIGNATURE';
 
 /**
  * JSON text a handler already holds (a stored answer), with its digest when known: the layer sends it as it is
@@ -53,8 +54,7 @@ export function createHttpLayer(options: HttpLayerOptions): Middleware {
     let remaining = limit;
     try {
       if (isRateLimited(event)) {
-        const client = getRequestIP(event, { xForwardedFor: options.trustProxy }) ?? 'unknown';
-        const taken = options.limiter.take(client, options.nowMs());
+        const taken = options.limiter.take(toClientAddress(event, options.trustProxy), options.nowMs());
         if (!taken.allowed) {
           throw apiError(429, 'rate_limited', `Over ${limit} requests per ${windowSeconds} s. Retry after the Retry-After seconds.`, {
             headers: { 'retry-after': String(taken.retryAfterSeconds), 'ratelimit-remaining': '0' },
@@ -62,8 +62,9 @@ export function createHttpLayer(options: HttpLayerOptions): Middleware {
         }
         remaining = taken.remaining;
       }
-      if (isPreflight(event)) {
-        return jsonResponse(null, 204, { ...toHeaders(fixedHeaders, remaining), ...PREFLIGHT_HEADERS });
+      if (event.req.method === 'OPTIONS') return toPreflightResponse(event, toHeaders(fixedHeaders, remaining));
+      if (hasMalformedEscape(event.url.pathname)) {
+        throw apiError(400, 'not_found', 'The path has a malformed percent-escape, so it names nothing here. See /openapi.json.');
       }
       const result = await next();
       return toResponse(event, result, fixedHeaders, remaining);
@@ -91,8 +92,33 @@ function isRateLimited(event: H3Event): boolean {
   return path.startsWith('/api/') || path === '/api' || path === '/openapi.json';
 }
 
-function isPreflight(event: H3Event): boolean {
-  return event.req.method === 'OPTIONS' && event.req.headers.has('access-control-request-method');
+/**
+ * The client a token bucket belongs to: the socket's address, or behind a trusted proxy the address that proxy
+ * appended last to `X-Forwarded-For` (the entries before it are whatever the client sent).
+ */
+function toClientAddress(event: H3Event, trustProxy: boolean): string {
+  const forwarded = trustProxy ? event.req.headers.get('x-forwarded-for')?.split(',').pop()?.trim() : undefined;
+  return forwarded || getRequestIP(event) || 'unknown';
+}
+
+/** Any OPTIONS request: the CORS preflight answer, allowing whichever request headers the preflight names. */
+function toPreflightResponse(event: H3Event, headers: Record<string, string>): Response {
+  const requested = event.req.headers.get('access-control-request-headers')?.trim();
+  return jsonResponse(null, 204, {
+    ...headers,
+    ...PREFLIGHT_HEADERS,
+    'access-control-allow-headers': requested || ALLOWED_REQUEST_HEADERS,
+  });
+}
+
+function hasMalformedEscape(pathname: string): boolean {
+  if (!pathname.includes('%')) return false;
+  try {
+    decodeURI(pathname);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** What a handler returned, as JSON with the layer's headers (a `Response` keeps its own and gains the missing ones). */

@@ -35,7 +35,9 @@ export function toFilters(query: Record<string, QueryValue>): ServiceFilters {
   if (asset) filters.asset = asset.toLowerCase();
   if (live === 'true' || live === '1') filters.live = true;
   if (live === 'false' || live === '0') filters.live = false;
-  if (q && q.trim()) filters.q = q.trim().slice(0, 200);
+  // Control characters are no search terms (and a NUL would end SQLite's full-text query string early).
+  const words = q?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  if (words) filters.q = words.slice(0, 200);
   return filters;
 }
 

@@ -55,6 +55,12 @@ describe('over a real socket', () => {
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(limited.headers.get('ratelimit-policy')).toBe('2;w=60');
     expect((await limited.json()).error.code).toBe('rate_limited');
+    // The proxy appends the address it saw; whatever the client wrote before it does not make a new client.
+    const spoofed = [];
+    for (const written of ['9.9.9.1', '9.9.9.2', '9.9.9.3']) {
+      spoofed.push((await fetch(`${proxied.origin}/api/v1/stats`, { headers: { 'x-forwarded-for': `${written}, 3.3.3.3` } })).status);
+    }
+    expect(spoofed).toEqual([200, 200, 429]);
   });
 
   it('answers a body over 64 KiB with 413 invalid_json, declared or chunked, and stores nothing', async () => {
