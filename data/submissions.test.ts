@@ -34,4 +34,14 @@ describe('submissions', () => {
     expect(JSON.stringify(stored)).not.toContain('ops@x.test');
     expect(getSubmission(db, 'sub_nope')).toBeNull();
   });
+
+  it('remembers a key whose first use echoed an earlier submission of the endpoint, past the 24 hours', () => {
+    const db = openTestDatabase();
+    const first = submitService(db, input('https://a.test/x'), at('2026-11-01T00:00:00Z'));
+    const keyed = submitService(db, input('https://a.test/x', 'key-2'), at('2026-11-01T01:00:00Z'));
+    expect(keyed).toEqual({ deduplicated: true, submission: first.submission });
+    const retried = submitService(db, input('https://a.test/x', 'key-2'), at('2026-11-03T00:00:00Z'));
+    expect(retried).toEqual({ deduplicated: true, submission: first.submission });
+    expect(submitService(db, input('https://a.test/x'), at('2026-11-03T00:00:01Z')).deduplicated).toBe(false);
+  });
 });

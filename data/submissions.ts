@@ -24,35 +24,45 @@ interface SubmissionRow extends Submission {
 const PUBLIC_COLUMNS = 'id, endpoint, name, status, reason, attempts, service_id, created_at, updated_at';
 
 const statements = preparedOnce({
-  byKey: `SELECT ${PUBLIC_COLUMNS} FROM submissions WHERE idempotency_key = ?`,
+  byKey: `SELECT ${PUBLIC_COLUMNS} FROM submissions
+    WHERE id = (SELECT submission_id FROM submission_keys WHERE idempotency_key = ?)`,
+  rememberKey: `INSERT INTO submission_keys (idempotency_key, submission_id) VALUES (?, ?)`,
   recentByEndpoint: `SELECT ${PUBLIC_COLUMNS} FROM submissions WHERE endpoint_key = ? AND created_at >= ?
     ORDER BY created_at LIMIT 1`,
-  insert: `INSERT INTO submissions (id, endpoint, endpoint_key, name, contact, idempotency_key, status,
-      created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)
+  insert: `INSERT INTO submissions (id, endpoint, endpoint_key, name, contact, status, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)
     RETURNING ${PUBLIC_COLUMNS}`,
   byId: `SELECT ${PUBLIC_COLUMNS} FROM submissions WHERE id = ?`,
 });
 
 /**
  * Queues a submission, or echoes the earlier one when the same `Idempotency-Key` was used or the same
- * endpoint (normalized) was submitted within 24 hours. Atomic: concurrent identical submits queue one record.
+ * endpoint (normalized) was submitted within 24 hours. A new key is remembered with the submission it was
+ * answered with, for good. Atomic: concurrent identical submits queue one record.
  * @example submitService(db, { endpoint: 'https://api.example.com/x', name: null, contact: null, idempotencyKey: null }, new Date());
  */
 export function submitService(db: DB, input: SubmissionInput, now: Date): SubmitOutcome {
   const s = statements(db);
-  const endpointKey = toEndpointKey(input.endpoint);
+  const key = input.idempotencyKey;
   return db.transaction((): SubmitOutcome => {
-    const earlier =
-      (input.idempotencyKey ? (s.byKey.get(input.idempotencyKey) as SubmissionRow | undefined) : undefined) ??
-      (s.recentByEndpoint.get(endpointKey, new Date(now.getTime() - SUBMISSION_DEDUP_MS).toISOString()) as
-        | SubmissionRow
-        | undefined);
-    if (earlier) return { deduplicated: true, submission: earlier };
-    const at = now.toISOString();
-    const submission = s.insert.get(newSubmissionId(), input.endpoint, endpointKey, input.name, input.contact,
-      input.idempotencyKey, at, at) as Submission;
-    return { deduplicated: false, submission };
+    const byKey = key ? (s.byKey.get(key) as SubmissionRow | undefined) : undefined;
+    if (byKey) return { deduplicated: true, submission: byKey };
+    const outcome = submitEndpoint(db, input, now);
+    if (key) s.rememberKey.run(key, outcome.submission.id);
+    return outcome;
   }).immediate();
+}
+
+/** The earlier submission of the same endpoint within 24 hours, or a new queued one. */
+function submitEndpoint(db: DB, input: SubmissionInput, now: Date): SubmitOutcome {
+  const s = statements(db);
+  const endpointKey = toEndpointKey(input.endpoint);
+  const since = new Date(now.getTime() - SUBMISSION_DEDUP_MS).toISOString();
+  const earlier = s.recentByEndpoint.get(endpointKey, since) as SubmissionRow | undefined;
+  if (earlier) return { deduplicated: true, submission: earlier };
+  const at = now.toISOString();
+  const submission = s.insert.get(newSubmissionId(), input.endpoint, endpointKey, input.name, input.contact, at, at);
+  return { deduplicated: false, submission: submission as Submission };
 }
 
 /** One submission as its owner may see it (never the contact), or null. */

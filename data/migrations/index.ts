@@ -3,6 +3,7 @@ import * as crawl from './002-crawl.ts';
 import * as purchases from './003-purchases.ts';
 import * as listIndexes from './004-list-indexes.ts';
 import * as serviceDetails from './005-service-details.ts';
+import * as submissionKeys from './006-submission-keys.ts';
 
 /** Every migration in order; the position + 1 is the schema version it brings the database to. */
 export const migrations: ReadonlyArray<{ name: string; up: string }> = [
@@ -11,4 +12,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string }> = [
   { name: '003-purchases', ...purchases },
   { name: '004-list-indexes', ...listIndexes },
   { name: '005-service-details', ...serviceDetails },
+  { name: '006-submission-keys', ...submissionKeys },
 ];
