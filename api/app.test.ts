@@ -384,4 +384,16 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(json.components.schemas)).toEqual(expect.arrayContaining(['Service', 'ServiceDetail', 'ServiceList', 'Stats', 'BatchResult', 'SubmitResult', 'Submission', 'Error']));
     expect(json.components.schemas.Service.required).toEqual(expect.arrayContaining(['id', 'rails', 'live', 'price', 'sources']));
   });
+
+  it('types the list parameters as the API reads them, requires the bodies, and lets responses gain fields', async () => {
+    const { request } = createFixtureApp();
+    const { json } = await request('/openapi.json');
+    const params = Object.fromEntries(json.paths['/api/v1/services'].get.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
+    expect(params).toMatchObject({ limit: { type: 'integer' }, offset: { type: 'integer' }, live: { type: 'boolean' }, q: { type: 'string' } });
+    expect(json.paths['/api/v1/submit'].post.requestBody.required).toBe(true);
+    expect(json.paths['/api/v1/services/batch'].post.requestBody.required).toBe(true);
+    expect(json.components.schemas.SubmitRequest.properties.endpoint.format).toBe('uri');
+    const strict = Object.entries(json.components.schemas).filter(([, schema]) => JSON.stringify(schema).includes('"additionalProperties":false'));
+    expect(strict.map(([name]) => name)).toEqual([]);
+  });
 });

@@ -47,7 +47,7 @@ const operations: Record<string, Record<string, ZodOpenApiOperationObject>> = {
     post: {
       operationId: 'batchServices',
       summary: 'Look up 1-100 services by id, in the order requested.',
-      requestBody: { content: { 'application/json': { schema: BatchBody } } },
+      requestBody: { required: true, content: { 'application/json': { schema: BatchBody } } },
       responses: responses(BatchResult, 'The services found and the ids missing.', batchErrors),
     },
     get: {
@@ -77,7 +77,7 @@ const operations: Record<string, Record<string, ZodOpenApiOperationObject>> = {
       operationId: 'submitService',
       summary: 'Submit a service for listing; it is listed once a crawl finds a valid payment challenge.',
       requestParams: { header: z.object({ 'Idempotency-Key': z.string().optional() }) },
-      requestBody: { content: { 'application/json': { schema: SubmitBody } } },
+      requestBody: { required: true, content: { 'application/json': { schema: SubmitBody } } },
       responses: responses(SubmitResult, 'Queued (or the earlier identical submission).', {
         '400': 'invalid_json or invalid_endpoint.',
         '413': 'invalid_json: body over 64 KiB.',
@@ -110,5 +110,13 @@ export function createOpenApiDocument(baseUrl: string | null): ReturnType<typeof
     },
     ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
     paths: operations,
-  });
+  }, { override: allowAddedFields });
+}
+
+/**
+ * Responses only ever gain fields within v1, so their objects must not forbid unknown properties (zod renders an
+ * output object with `additionalProperties: false`); a client that validates strictly keeps working.
+ */
+function allowAddedFields({ jsonSchema, io }: { jsonSchema: { additionalProperties?: unknown }; io: 'input' | 'output' }): void {
+  if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
 }

@@ -117,9 +117,9 @@ export const SubmitResult = z
     deduplicated: z.boolean().meta({ description: 'true when an identical recent submission already existed.' }),
     id: z.string().meta({ description: 'The submission id; follow it at /api/v1/submissions/{id}.' }),
     status: SubmissionStatus,
-    submission: Submission.meta({ description: 'The stored record (the earlier one when deduplicated).' }),
+    submission: Submission,
   })
-  .meta({ id: 'SubmitResult' });
+  .meta({ id: 'SubmitResult', description: '`submission` is the stored record (the earlier one when deduplicated).' });
 export type SubmitResult = z.infer<typeof SubmitResult>;
 
 export const ERROR_CODES = [
@@ -147,10 +147,10 @@ export const ListQuery = z.object({
   rail: z.string().optional().meta({ description: 'x402, mpp or acp.' }),
   chain: z.string().optional().meta({ description: 'A chain name (base, solana, tempo) or its CAIP-2 id (eip155:8453).' }),
   asset: z.string().optional().meta({ description: 'An asset symbol such as USDC.' }),
-  live: z.string().optional().meta({ description: 'true: only services that answered a payment challenge on the last check; false: the others.' }),
+  live: z.boolean().optional().meta({ description: 'true: only services that answered a payment challenge on the last check; false: the others.' }),
   q: z.string().optional().meta({ description: 'Free text over name, category, description and endpoints (substring match).' }),
-  limit: z.string().optional().meta({ description: 'Page size 1-500, default 100 (clamped; page.limit says what was applied).' }),
-  offset: z.string().optional().meta({ description: 'Services to skip, default 0. Follow page.next_offset until it is null.' }),
+  limit: z.int().optional().meta({ description: 'Page size 1-500, default 100 (clamped; page.limit says what was applied).' }),
+  offset: z.int().optional().meta({ description: 'Services to skip, default 0. Follow page.next_offset until it is null.' }),
 });
 
 export const BatchBody = z
@@ -159,7 +159,7 @@ export const BatchBody = z
 
 export const SubmitBody = z
   .object({
-    endpoint: z.string().meta({ description: 'Absolute http(s) URL answering the payment challenge.' }),
+    endpoint: z.url().meta({ description: 'Absolute http(s) URL answering the payment challenge.' }),
     name: z.string().optional(),
     contact: z.string().optional().meta({ description: 'Kept private: never shown in any response.' }),
   })

@@ -36,7 +36,7 @@ export function purchaseOperations({ responses, json, idParam }: OperationHelper
       post: {
         operationId: 'createPurchase',
         summary: 'The agent asks for a purchase; it awaits the owner, who approves at approve_url (300 s).',
-        requestBody: { content: { 'application/json': { schema: PurchaseRequest } } },
+        requestBody: { required: true, content: { 'application/json': { schema: PurchaseRequest } } },
         responses: responses(Purchase, 'The purchase, awaiting approval.', {
           '400': 'missing_query (a parameter missing, unknown or outside its enum, named) or invalid_json.',
           '404': 'not_found: unknown service_id.',
@@ -56,7 +56,7 @@ export function purchaseOperations({ responses, json, idParam }: OperationHelper
         operationId: 'approvePurchase',
         summary: "The owner's approval page posts the signed EIP-3009 authorization; the server checks it and settles.",
         requestParams: purchaseId,
-        requestBody: { content: { 'application/json': { schema: ApprovalRequest } } },
+        requestBody: { required: true, content: { 'application/json': { schema: ApprovalRequest } } },
         responses: responses(Purchase, 'The purchase, completed or failed with the reason.', {
           '400': 'invalid_json: the authorization is refused; the message says why.',
           '404': 'not_found: no such purchase.',
