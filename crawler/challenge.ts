@@ -58,7 +58,7 @@ const V2Entry = z.object({ scheme: text, network: text, amount: z.string().regex
 const V1Entry = z.object({ scheme: text, network: text, maxAmountRequired: text, payTo: text, asset: text });
 
 /** Minor units of the ISO 4217 currencies MPP fiat methods (Stripe) name. */
-const ISO_DECIMALS: Readonly<Record<string, number>> = { usd: 2 };
+const ISO_DECIMALS: ReadonlyMap<string, number> = new Map([['usd', 2]]);
 
 interface OfferFacts {
   chain: string | null;
@@ -75,7 +75,7 @@ interface OfferFacts {
 function toOfferTerms({ chain, asset, amount, isUnitPrice, unit, payTo }: OfferFacts): OfferTerms {
   const symbol = asset === null ? null : toAssetSymbol(chain ?? '', asset);
   const decimals =
-    asset === null ? null : chain === null ? (ISO_DECIMALS[asset.toLowerCase()] ?? null) : getAssetDecimals(chain, asset);
+    asset === null ? null : chain === null ? (ISO_DECIMALS.get(asset.toLowerCase()) ?? null) : getAssetDecimals(chain, asset);
   const priced = isUnitPrice && symbol !== null && isUsdAsset(symbol) && decimals !== null;
   return { chain, asset: symbol, price: priced ? toPrice(readText(amount), decimals, unit) : UNKNOWN_PRICE, payTo };
 }

@@ -131,8 +131,13 @@ describe('classifyProbe', () => {
     else if (terms !== undefined) expect(result.terms).toMatchObject(terms);
   });
 
-  it('is pure: the same facts give the same result', () => {
-    const facts = on402({ 'payment-required': V2_HEADER, 'www-authenticate': MPP_STRIPE });
-    expect(classifyProbe(facts)).toEqual(classifyProbe(facts));
+  it('keeps names that are also object properties (constructor, __proto__) as the unknown names they are', () => {
+    // Chain names read underscores as hyphens, so `__proto__` is kept as the chain `-proto-`.
+    const cases = [['constructor', 'constructor'], ['toString', 'tostring'], ['hasOwnProperty', 'hasownproperty'], ['__proto__', '-proto-']];
+    for (const [word, chain] of cases) {
+      const accepts = [{ scheme: 'exact', network: word, amount: '10000', payTo: '0xabc', asset: word, resource: 'https://a.test/x' }];
+      const result = classifyProbe(on402({ 'payment-required': base64({ x402Version: 2, accepts }) }));
+      expect(result, word).toMatchObject({ ok: true, terms: { chains: [chain], assets: [word], price: { usd: null } } });
+    }
   });
 });

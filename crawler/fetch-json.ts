@@ -25,7 +25,7 @@ export interface FetchJsonOptions {
  */
 export async function fetchJson(url: string, options: FetchJsonOptions = {}): Promise<unknown> {
   const { timeoutMs = DIRECTORY_TIMEOUT_MS, maxBytes = MAX_DIRECTORY_BYTES } = options;
-  let text = '';
+  const chunks: Buffer[] = [];
   try {
     const response = await request(url, {
       method: 'GET',
@@ -44,7 +44,7 @@ export async function fetchJson(url: string, options: FetchJsonOptions = {}): Pr
         response.body.destroy();
         throw new DirectoryError(url, `document over ${Math.round(maxBytes / 1024 / 1024)} MiB`);
       }
-      text += chunk;
+      chunks.push(chunk as Buffer);
     }
   } catch (error) {
     if (error instanceof DirectoryError) throw error;
@@ -52,7 +52,8 @@ export async function fetchJson(url: string, options: FetchJsonOptions = {}): Pr
     throw new DirectoryError(url, timedOut ? `timed out after ${timeoutMs / 1000} s` : `unreachable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }
   try {
-    return JSON.parse(text);
+    // Decoded once: a character split between two chunks would otherwise turn into two replacement characters.
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (cause) {
     throw new DirectoryError(url, 'not JSON', { cause });
   }

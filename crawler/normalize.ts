@@ -22,7 +22,7 @@ export function toServiceId(url: string): string {
 }
 
 /** Chain names of the index and their CAIP-2 ids (protocols.md, "Network identifiers"). */
-const CAIP2_BY_CHAIN: Readonly<Record<string, string>> = {
+const CAIP2_BY_CHAIN: ReadonlyMap<string, string> = new Map(Object.entries({
   base: 'eip155:8453',
   'base-sepolia': 'eip155:84532',
   ethereum: 'eip155:1',
@@ -53,17 +53,17 @@ const CAIP2_BY_CHAIN: Readonly<Record<string, string>> = {
   solana: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
   'solana-devnet': 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
   'solana-testnet': 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
-};
+}));
 
 const CHAIN_BY_CAIP2: ReadonlyMap<string, string> = new Map([
-  ...Object.entries(CAIP2_BY_CHAIN).map(([chain, caip2]) => [caip2, chain] as const),
+  ...[...CAIP2_BY_CHAIN].map(([chain, caip2]) => [caip2, chain] as const),
   ['solana:mainnet', 'solana'],
   ['solana:devnet', 'solana-devnet'],
   ['solana:testnet', 'solana-testnet'],
 ]);
 
 /** Other spellings seen in directories, after lower-casing and turning spaces and `_` into `-`. */
-const CHAIN_ALIASES: Readonly<Record<string, string>> = {
+const CHAIN_ALIASES: ReadonlyMap<string, string> = new Map(Object.entries({
   'base-mainnet': 'base',
   'ethereum-mainnet': 'ethereum',
   mainnet: 'ethereum',
@@ -76,7 +76,7 @@ const CHAIN_ALIASES: Readonly<Record<string, string>> = {
   'avalanche-c-chain': 'avalanche',
   'tempo-moderato': 'tempo-testnet',
   'solana-mainnet': 'solana',
-};
+}));
 
 /**
  * The index's chain name for a network id: CAIP-2, x402 v1 name, underscore name or a human name.
@@ -91,7 +91,7 @@ export function toChainName(network: string): string {
     return CHAIN_BY_CAIP2.get(caip2) ?? CHAIN_BY_CAIP2.get(caip2.toLowerCase()) ?? trimmed;
   }
   const name = trimmed.toLowerCase().replace(/[\s_]+/g, '-');
-  return CHAIN_ALIASES[name] ?? name;
+  return CHAIN_ALIASES.get(name) ?? name;
 }
 
 /**
@@ -99,7 +99,7 @@ export function toChainName(network: string): string {
  * @example toCaip2('base') // 'eip155:8453'; toCaip2('Base Sepolia') // 'eip155:84532'
  */
 export function toCaip2(name: string): string | null {
-  return CAIP2_BY_CHAIN[toChainName(name)] ?? null;
+  return CAIP2_BY_CHAIN.get(toChainName(name)) ?? null;
 }
 
 interface KnownAsset {
@@ -150,7 +150,7 @@ const ASSET_BY_KEY: ReadonlyMap<string, KnownAsset> = new Map(
 );
 
 /** Asset names seen in directories (lower-cased) and their symbols; ISO 4217 `usd` is Stripe's. */
-const SYMBOL_BY_NAME: Readonly<Record<string, string>> = {
+const SYMBOL_BY_NAME: ReadonlyMap<string, string> = new Map(Object.entries({
   usdc: 'USDC',
   'usdc.e': 'USDC',
   'usd coin': 'USDC',
@@ -167,7 +167,7 @@ const SYMBOL_BY_NAME: Readonly<Record<string, string>> = {
   'euro coin': 'EURC',
   pathusd: 'pathUSD',
   usd: 'USD',
-};
+}));
 
 /** Symbols whose unit is one US dollar: the USD stablecoins and Stripe's `usd`. */
 const USD_SYMBOLS: ReadonlySet<string> = new Set(['USDC', 'USDT', 'USDT0', 'PYUSD', 'USDG', 'pathUSD', 'USD']);
@@ -185,7 +185,7 @@ export function toAssetSymbol(chain: string, asset: string): string {
   const known = getKnownAsset(chain, asset);
   if (known) return known.symbol;
   const trimmed = asset.trim();
-  return SYMBOL_BY_NAME[trimmed.toLowerCase()] ?? trimmed;
+  return SYMBOL_BY_NAME.get(trimmed.toLowerCase()) ?? trimmed;
 }
 
 /**

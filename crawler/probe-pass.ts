@@ -46,7 +46,7 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
   await queue.addAll(
     toStartOrder(groupByHost(targets), options.timeoutMs ?? PROBE_TIMEOUT_MS).map((hostTargets) => async () => {
       for (const target of hostTargets) {
-        const outcome = await probeEndpoint({ url: target.url, method: target.method, body: target.body }, { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now });
+        const outcome = await probeSafely(target, options);
         recorder.add({ service_id: target.service_id, ...outcome });
         summary.probed += 1;
         if (outcome.ok) summary.live += 1;
@@ -57,6 +57,17 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
   );
   recorder.finish();
   return summary;
+}
+
+/** `probeEndpoint`, or a failed probe saying so when it throws: one service's fault never stops the pass. */
+async function probeSafely(target: ProbeTarget, options: ProbePassOptions): Promise<Omit<ProbeInput, 'service_id'>> {
+  const probedAt = (options.now ?? (() => new Date()))().toISOString();
+  try {
+    return await probeEndpoint({ url: target.url, method: target.method, body: target.body }, { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now });
+  } catch (error) {
+    const reason = `answer could not be read (${error instanceof Error ? error.message : String(error)})`.slice(0, 200);
+    return { probed_at: probedAt, ok: false, status_code: null, method: null, latency_ms: null, reason, detected_rails: [] };
+  }
 }
 
 /**
