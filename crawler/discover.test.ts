@@ -11,6 +11,7 @@ const bazaar = JSON.parse(readFileSync(new URL('./sources/fixtures/bazaar-resour
 const mpp = readFileSync(new URL('./sources/fixtures/mpp-services.excerpt.json', import.meta.url), 'utf8');
 const NOW = () => new Date('2026-11-01T00:00:00.000Z');
 const bazaarRequests: string[] = [];
+let secondBazaarUp = true;
 
 /** A real local directory host: a Bazaar list that snaps pages to 2 items, mpp.dev, and broken directories. */
 let server: Server;
@@ -27,6 +28,11 @@ beforeAll(async () => {
     }
     if (url.pathname === '/ignores-offset') {
       return res.end(JSON.stringify({ x402Version: 1, items: bazaar.items.slice(0, 2) }));
+    }
+    if (url.pathname === '/second-bazaar') {
+      if (!secondBazaarUp) return res.writeHead(503).end();
+      const item = { ...bazaar.items[0], resource: `${new URL(bazaar.items[0].resource).origin}/from-second` };
+      return res.end(JSON.stringify({ x402Version: 1, items: [item], pagination: { limit: 100, offset: 0, total: 1 } }));
     }
     if (url.pathname === '/api/services') return res.end(mpp);
     if (url.pathname === '/500') return res.writeHead(500).end('oops');
@@ -84,6 +90,23 @@ describe('discover', () => {
     const again = await discover(db, { directories: directories().slice(0, 2), now: () => new Date('2026-11-02T00:00:00.000Z') });
     expect(again.services).toEqual({ found: 10, new: 0, updated: 10 });
     expect(ids.map((id) => getServiceInput(db, id))).toEqual(before);
+  });
+
+  it('keeps what only a failed directory lists while another of its kind is read', async () => {
+    const db = openTestDatabase();
+    const bazaars = [toDirectoryConfig(`bazaar=${origin}/discovery/resources`), toDirectoryConfig(`bazaar=${origin}/second-bazaar`)];
+    const id = 'api-dev-intra-tls2-dctx-link';
+    const paths = () => getServiceInput(db, id)!.endpoints.map((e) => new URL(e.url).pathname);
+    await discover(db, { directories: bazaars, now: NOW });
+    expect(paths()).toContain('/from-second');
+    secondBazaarUp = false;
+    try {
+      const summary = await discover(db, { directories: bazaars, now: NOW });
+      expect(summary.directories.map((d) => d.error)).toEqual([null, 'answered 503']);
+    } finally {
+      secondBazaarUp = true;
+    }
+    expect(paths()).toContain('/from-second');
   });
 
   it('keeps listings from sources it did not read, and a still-listed main endpoint', async () => {

@@ -38,8 +38,11 @@ export async function discover(db: DB, options: DiscoverOptions): Promise<Discov
     }),
   );
   const endpoints = [...results.flatMap((r) => r.endpoints), ...(options.extra ?? [])];
+  // A kind's stored listings are replaced only when every directory of that kind was read: the eight Bazaar
+  // facilitators share one kind, and one of them being down must not unlist what only it lists.
+  const failedKinds = new Set(results.filter((r) => r.error !== null).map((r) => r.config.kind as string));
   const crawledKinds = new Set([
-    ...results.filter((r) => r.error === null).map((r) => r.config.kind as string),
+    ...results.map((r) => r.config.kind as string).filter((kind) => !failedKinds.has(kind)),
     ...(options.extra ?? []).map((e) => e.source as string),
   ]);
   const found = toServices(endpoints).slice(0, options.limit ?? Infinity);

@@ -2,16 +2,17 @@ import type { EndpointInput, ServiceInput } from '../data/types.ts';
 
 /**
  * Merges a service found by this crawl with what the index already holds for the same host.
- * - Listings from sources this crawl did not read (e.g. the seed's registry entries, submissions) are kept: their
- *   endpoints and source references join the new ones. Listings from sources this crawl read are replaced, so an
- *   endpoint a directory dropped goes away.
+ * - Listings from sources this crawl did not read in full (e.g. the seed's registry entries, submissions, a
+ *   directory that failed while others of its kind answered) are kept: their endpoints and source references join
+ *   the new ones. Listings of a kind this crawl read in full are replaced, so an endpoint a directory dropped goes away.
  * - The main endpoint stays the stored one while it is still listed, so probes and pages do not jump around.
  * @example mergeWithStored(found, getServiceInput(db, found.id), new Set(['bazaar']))
  */
 export function mergeWithStored(found: ServiceInput, stored: ServiceInput | null, crawledKinds: ReadonlySet<string>): ServiceInput {
   if (!stored) return found;
-  const foundKinds = new Set(found.sources.map((ref) => ref.source));
-  const keptSources = stored.sources.filter((ref) => !crawledKinds.has(ref.source) && !foundKinds.has(ref.source));
+  const refKey = (ref: ServiceInput['sources'][number]) => `${ref.source} ${ref.url ?? ''}`;
+  const foundRefs = new Set(found.sources.map(refKey));
+  const keptSources = stored.sources.filter((ref) => !crawledKinds.has(ref.source) && !foundRefs.has(refKey(ref)));
   const merged: ServiceInput =
     keptSources.length === 0
       ? found

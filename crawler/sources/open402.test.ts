@@ -61,11 +61,15 @@ describe('open402.ts on malformed input', () => {
         { domain: 42, protocols: ['MPP'] },
         { domain: 'l402.example', protocols: ['L402'] },
         { domain: 'none.example', protocols: [] },
+        // Host names no URL can carry (a numeric last label reads as a bad IPv4 address).
+        { domain: 'shop.123', protocols: ['x402'] },
+        { domain: '1.2.3.4.5', protocols: ['x402'] },
+        { domain: '999.0.0.1', protocols: ['MPP'] },
         { domain: 'API.Good.example', protocols: ['X402', 5], networks: 'Base', assets: [null, 'USDC'] },
       ],
     };
     const { endpoints, skipped } = parse(json, null);
-    expect(skipped).toBe(5);
+    expect(skipped).toBe(8);
     expect(endpoints).toHaveLength(1);
     expect(endpoints[0]).toMatchObject({ url: 'https://api.good.example/', rails: ['x402'], chains: [], assets: ['USDC'], source_url: null });
   });

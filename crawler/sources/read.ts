@@ -30,11 +30,11 @@ export function readHttpUrl(value: unknown): string | null {
   }
 }
 
-/** A DNS host name with at least one dot (and optional port), lower-cased, or null. */
+/** A DNS host name with at least one dot (and optional port), lower-cased, that a URL can carry as it is; or null. */
 export function readDomain(value: unknown): string | null {
   const text = readText(value)?.toLowerCase() ?? null;
   if (text === null || !/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d{1,5})?$/.test(text)) return null;
-  return text;
+  return URL.canParse(`https://${text}`) && new URL(`https://${text}`).host === text ? text : null;
 }
 
 /** An HTTP method as the directory wrote it, upper-cased, or null when absent or not a method name. */
