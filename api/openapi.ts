@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiOverrideContext,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
 import {
   BatchBody,
   BatchResult,
@@ -117,6 +122,6 @@ export function createOpenApiDocument(baseUrl: string | null): ReturnType<typeof
  * Responses only ever gain fields within v1, so their objects must not forbid unknown properties (zod renders an
  * output object with `additionalProperties: false`); a client that validates strictly keeps working.
  */
-function allowAddedFields({ jsonSchema, io }: { jsonSchema: { additionalProperties?: unknown }; io: 'input' | 'output' }): void {
+function allowAddedFields({ jsonSchema, io }: ZodOpenApiOverrideContext): void {
   if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
 }

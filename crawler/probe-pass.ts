@@ -61,12 +61,11 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
 
 /** `probeEndpoint`, or a failed probe saying so when it throws: one service's fault never stops the pass. */
 async function probeSafely(target: ProbeTarget, options: ProbePassOptions): Promise<Omit<ProbeInput, 'service_id'>> {
-  const probedAt = (options.now ?? (() => new Date()))().toISOString();
   try {
     return await probeEndpoint({ url: target.url, method: target.method, body: target.body }, { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now });
   } catch (error) {
     const reason = `answer could not be read (${error instanceof Error ? error.message : String(error)})`.slice(0, 200);
-    return { probed_at: probedAt, ok: false, status_code: null, method: null, latency_ms: null, reason, detected_rails: [] };
+    return { probed_at: (options.now?.() ?? new Date()).toISOString(), ok: false, status_code: null, method: null, latency_ms: null, reason, detected_rails: [] };
   }
 }
 

@@ -34,7 +34,7 @@ export function readHttpUrl(value: unknown): string | null {
 export function readDomain(value: unknown): string | null {
   const text = readText(value)?.toLowerCase() ?? null;
   if (text === null || !/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d{1,5})?$/.test(text)) return null;
-  return URL.canParse(`https://${text}`) && new URL(`https://${text}`).host === text ? text : null;
+  return readHttpUrl(`https://${text}/`) === `https://${text}/` ? text : null;
 }
 
 /** An HTTP method as the directory wrote it, upper-cased, or null when absent or not a method name. */
