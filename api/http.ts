@@ -26,14 +26,14 @@ const PREFLIGHT_HEADERS = {
 const ALLOWED_REQUEST_HEADERS = 'Content-Type, Idempotency-Key, If-None-Match, PAYMENT-SIGNATURE';
 
 /**
- * JSON text a handler already holds (a stored answer), with its digest when known: the layer sends it as it is
- * instead of serializing a value, and makes its ETag from the digest instead of hashing.
- * @example const { body, digest } = readServiceDetail(db, id)!; return new JsonText(body, digest);
+ * JSON a handler already holds (a stored answer), as text or UTF-8 bytes, with its digest: the layer sends it as it
+ * is instead of serializing a value, and makes its ETag from the digest instead of hashing.
+ * @example const { body, digest } = details.read(id)!; return new JsonText(body, digest);
  */
 export class JsonText {
   constructor(
-    readonly text: string,
-    readonly digest?: string,
+    readonly text: string | Uint8Array,
+    readonly digest: string,
   ) {}
 }
 
@@ -129,16 +129,22 @@ function toResponse(event: H3Event, result: unknown, fixedHeaders: Array<[string
     }
     return result;
   }
-  const body = result instanceof JsonText ? result.text : JSON.stringify(result);
   const method = event.req.method;
   const read = method === 'GET' || method === 'HEAD';
   const headers = toHeaders(fixedHeaders, remaining);
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['cache-control'] = read ? READ_CACHE : 'no-store';
-  if (!read) return jsonResponse(body, 200, headers);
-  const etag = toEtag(result, body);
+  if (!read) return jsonResponse(result instanceof JsonText ? result.text : JSON.stringify(result), 200, headers);
+  if (result instanceof JsonText) return readResponse(event, result.text, `W/"${result.digest}"`, headers);
+  const body = JSON.stringify(result);
+  return readResponse(event, body, toEtag(body), headers);
+}
+
+/** A read's answer: 304 when the client holds this ETag, no body for HEAD. */
+function readResponse(event: H3Event, body: string | Uint8Array, etag: string, headers: Record<string, string>): Response {
   headers.etag = etag;
   if (matchesEtag(event.req.headers.get('if-none-match'), etag)) return jsonResponse(null, 304, headers);
+  const method = event.req.method;
   if (method === 'HEAD') headers['content-length'] = String(Buffer.byteLength(body));
   return jsonResponse(method === 'HEAD' ? null : body, 200, headers);
 }
@@ -147,16 +153,15 @@ function toResponse(event: H3Event, result: unknown, fixedHeaders: Array<[string
  * Every answer of the layer: srvx's `FastResponse` with plain-object headers, which the Node adapter writes without
  * building a web `Response` or `Headers`; with its reason phrase, which srvx would otherwise leave empty.
  */
-function jsonResponse(body: string | null, status: number, headers: Record<string, string>): Response {
-  return new FastResponse(body, { status, statusText: STATUS_CODES[status], headers });
+function jsonResponse(body: string | Uint8Array | null, status: number, headers: Record<string, string>): Response {
+  return new FastResponse(body as BodyInit | null, { status, statusText: STATUS_CODES[status], headers });
 }
 
 /**
- * A weak ETag: the digest of the body (a stored answer brings its own) without its leading `generated_at`, which
- * changes on every response while the data it describes does not.
+ * A weak ETag: the digest of the body without its leading `generated_at`, which changes on every response while the
+ * data it describes does not.
  */
-function toEtag(result: unknown, body: string): string {
-  if (result instanceof JsonText && result.digest) return `W/"${result.digest}"`;
+function toEtag(body: string): string {
   const stable = body.startsWith('{"generated_at":') ? body.slice(body.indexOf(',')) : body;
   return `W/"${digest(stable)}"`;
 }

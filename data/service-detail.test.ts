@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceDetail } from '../api/schemas.ts';
 import { listProbes, recordProbe, recordProbes } from './probes.ts';
 import { digest } from './digest.ts';
-import { readServiceDetail } from './service-detail.ts';
+import { getLatestDetailRevision, listDetailsChangedSince, readServiceDetail } from './service-detail.ts';
 import { getService, listSourceUrls, upsertServices } from './services.ts';
 import { makeService, openTestDatabase } from './testing.ts';
 import type { DB } from './db.ts';
@@ -55,5 +55,22 @@ describe('stored service details', () => {
     db.prepare('DELETE FROM service_details').run();
     expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test'));
     expect(readServiceDetail(db, 'no-such-test')).toBeNull();
+  });
+
+  it('number every rewrite from one counter, so a reader can ask what changed since a revision', () => {
+    const db = openTestDatabase();
+    expect(getLatestDetailRevision(db)).toBe(0);
+    upsertServices(db, [makeService({ id: 'a-test' }), makeService({ id: 'b-test' })], NOW);
+    const seen = getLatestDetailRevision(db);
+    expect(seen).toBe(2);
+    expect(listDetailsChangedSince(db, seen)).toEqual([]);
+    recordProbe(db, probe(true, '2026-11-02T00:00:00.000Z'));
+    upsertServices(db, [makeService({ id: 'c-test' })], NOW);
+    recordProbe(db, probe(false, '2026-11-02T01:00:00.000Z'));
+    expect(listDetailsChangedSince(db, seen)).toEqual([
+      { service_id: 'c-test', revision: 4 },
+      { service_id: 'a-test', revision: 5 },
+    ]);
+    expect(getLatestDetailRevision(db)).toBe(5);
   });
 });

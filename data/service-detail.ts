@@ -12,8 +12,11 @@ import { getService, listSourceUrls } from './services.ts';
 
 const statements = preparedOnce({
   read: `SELECT body, digest FROM service_details WHERE service_id = ?`,
-  write: `INSERT INTO service_details (service_id, body, digest) VALUES (?, ?, ?)
-    ON CONFLICT (service_id) DO UPDATE SET body = excluded.body, digest = excluded.digest`,
+  write: `INSERT INTO service_details (service_id, body, digest, revision)
+    VALUES (?, ?, ?, (SELECT coalesce(max(revision), 0) + 1 FROM service_details))
+    ON CONFLICT (service_id) DO UPDATE SET body = excluded.body, digest = excluded.digest, revision = excluded.revision`,
+  latestRevision: `SELECT coalesce(max(revision), 0) FROM service_details`,
+  changedSince: `SELECT service_id, revision FROM service_details WHERE revision > ? ORDER BY revision`,
 });
 
 /** A detail answer as JSON text, with its digest (data/digest.ts). */
@@ -34,13 +37,39 @@ export function readServiceDetail(db: DB, id: string): StoredDetail | null {
   return body === null ? null : { body, digest: digest(body) };
 }
 
+const writesInProcess = new WeakMap<DB, number>();
+
 /**
  * Re-renders and stores the detail answer of a service; writers call it after changing the service.
  * @example storeServiceDetail(db, 'api-example-com'); // in the transaction that changed the service
  */
 export function storeServiceDetail(db: DB, id: string): void {
   const body = renderServiceDetail(db, id);
-  if (body !== null) statements(db).write.run(id, body, digest(body));
+  if (body === null) return;
+  statements(db).write.run(id, body, digest(body));
+  writesInProcess.set(db, countDetailWrites(db) + 1);
+}
+
+/**
+ * How many detail rewrites this process made through this connection: a cache of answers compares it on every
+ * read, since asking SQLite whether anything changed costs a few µs (data/detail-cache.ts asks that only every
+ * few milliseconds, for other connections' commits).
+ */
+export function countDetailWrites(db: DB): number {
+  return writesInProcess.get(db) ?? 0;
+}
+
+/** The revision of the newest detail rewrite (0 when none was ever written). */
+export function getLatestDetailRevision(db: DB): number {
+  return statements(db).latestRevision.pluck().get() as number;
+}
+
+/**
+ * The services whose detail answer was rewritten after `revision`, oldest rewrite first, with each one's revision.
+ * @example for (const { service_id } of listDetailsChangedSince(db, seen)) forget(service_id);
+ */
+export function listDetailsChangedSince(db: DB, revision: number): Array<{ service_id: string; revision: number }> {
+  return statements(db).changedSince.all(revision) as Array<{ service_id: string; revision: number }>;
 }
 
 function renderServiceDetail(db: DB, id: string): string | null {

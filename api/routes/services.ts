@@ -1,6 +1,6 @@
 import { getQuery, getRouterParam, type H3Event } from 'h3';
 import { listServices } from '../../data/service-list.ts';
-import { readServiceDetail } from '../../data/service-detail.ts';
+import { createDetailCache } from '../../data/detail-cache.ts';
 import { getStats } from '../../data/services.ts';
 import type { AppDeps } from '../app.ts';
 import { apiError } from '../errors.ts';
@@ -26,9 +26,10 @@ export function listServicesRoute({ db, now }: AppDeps) {
 
 /** GET /api/v1/services/{id}: one service with where it is listed and its last 20 probes. */
 export function getServiceRoute({ db }: AppDeps) {
+  const details = createDetailCache(db);
   return (event: H3Event): JsonText => {
     const id = (getRouterParam(event, 'id', { decode: true }) ?? '').toLowerCase();
-    const detail = readServiceDetail(db, id);
+    const detail = details.read(id);
     if (detail === null) {
       throw apiError(404, 'not_found', `No service with id "${id.slice(0, 100)}". Find ids at /api/v1/services.`);
     }

@@ -15,8 +15,8 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
-/** The node flags `npm start` runs the server with (package.json): a young generation of 8 MB semi-spaces. */
-const SERVER_NODE_ARGS = ['--max-semi-space-size=8'];
+/** The node flags `npm start` runs the server with (package.json): a young generation of 4 MB semi-spaces. */
+const SERVER_NODE_ARGS = ['--max-semi-space-size=4'];
 const REPLY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 

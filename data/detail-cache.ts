@@ -1,0 +1,144 @@
+import { compressSync, uncompressSync } from 'lz4-napi';
+import type { ServiceDetail } from '../api/schemas.ts';
+import { getDataStamp, type DB } from './db.ts';
+import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, readServiceDetail } from './service-detail.ts';
+
+/*
+ * Detail answers held in memory, so a lookup of a service asked for recently costs no SQLite read (the read is most
+ * of a lookup's time: BENCHMARKS.md). They are kept LZ4-compressed in one ring of bytes allocated once, which bounds
+ * the memory whatever the traffic, and evicts without leaving garbage for V8 to collect: about 20,000 answers fit in
+ * the default 16 MB. An answer is forgotten when its service is rewritten, by this process or any other: the cache
+ * asks SQLite whether anything was committed, and if so which details were rewritten since the last revision it saw
+ * (data/service-detail.ts); at once after a write of this process, at most FRESHNESS_CHECK_MS after another's.
+ */
+
+/**
+ * How often, at most, the cache asks SQLite whether another process committed (asking costs more than a lookup
+ * from memory): an answer is at most this much older than the database, where clients may cache it for 60 s.
+ */
+export const FRESHNESS_CHECK_MS = 10;
+
+/** The ring's size: about 20,000 answers, a fifth of the 100,000-service benchmark, within its 150 MB RSS target. */
+export const DETAIL_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The start of every compressed answer: LZ4 can refer back into it, so the keys and common values an answer
+ * repeats cost a few bytes each instead of their text (about 1,000 bytes an answer without it, 700 with it).
+ */
+const DICTIONARY = Buffer.from(JSON.stringify({
+  id: 'api-example-com', name: 'Example API', category: null, description: 'Paid per call for AI agents.',
+  rails: ['x402', 'mpp'], chains: ['base', 'solana', 'tempo'], assets: ['USDC'],
+  price: { display: '$0.01 / call', usd: 0.01 }, endpoint: 'https://api.example.com/v1/', facilitator: 'https://',
+  live: true, last_seen_live: '2026-01-01T00:00:00.000Z', first_indexed: '2026-01-01T00:00:00.000Z',
+  sources: ['bazaar', 'mpp', 'open402', 'submission'], source_urls: [{ source: 'bazaar', url: 'https://' }],
+  probes: [
+    { probed_at: '2026-01-01T00:00:00.000Z', ok: true, status_code: 402, method: 'GET', latency_ms: 100, reason: null, detected_rails: ['x402'] },
+    { probed_at: '2026-01-01T00:00:00.000Z', ok: false, status_code: 500, method: 'POST', latency_ms: 100, reason: 'server error (HTTP 500)', detected_rails: [] },
+    { probed_at: '2026-01-01T00:00:00.000Z', ok: false, status_code: null, method: 'POST', latency_ms: null, reason: 'timed out after 10 s', detected_rails: [] },
+  ],
+} satisfies ServiceDetail));
+
+/** A detail answer as UTF-8 JSON bytes, with its digest (data/digest.ts). */
+export interface CachedDetail {
+  body: Buffer;
+  digest: string;
+}
+
+export interface DetailCache {
+  /** The detail answer of a service (`id` lower-cased), from memory when held, else from SQLite; null when none. */
+  read(id: string): CachedDetail | null;
+}
+
+/**
+ * @example const details = createDetailCache(db); details.read('api-example-com')?.body; // <Buffer 7b 22 ...>
+ */
+export function createDetailCache(db: DB, capacityBytes = DETAIL_CACHE_BYTES): DetailCache {
+  const ring = new AnswerRing(capacityBytes);
+  const freshness = { stamp: getDataStamp(db), revision: getLatestDetailRevision(db), writes: countDetailWrites(db), checkedAt: performance.now() };
+  const forgetRewritten = () => {
+    const stamp = getDataStamp(db);
+    if (stamp !== freshness.stamp) {
+      for (const { service_id, revision } of listDetailsChangedSince(db, freshness.revision)) {
+        ring.forget(service_id);
+        freshness.revision = revision;
+      }
+    }
+    Object.assign(freshness, { stamp, writes: countDetailWrites(db), checkedAt: performance.now() });
+  };
+
+  return {
+    read(id) {
+      if (freshness.writes !== countDetailWrites(db) || performance.now() - freshness.checkedAt >= FRESHNESS_CHECK_MS) {
+        forgetRewritten();
+      }
+      const held = ring.get(id);
+      if (held) return { body: uncompressSync(held.bytes, DICTIONARY), digest: held.digest };
+      const stored = readServiceDetail(db, id);
+      if (!stored) return null;
+      const body = Buffer.from(stored.body);
+      ring.put(id, compressSync(body, DICTIONARY), stored.digest);
+      return { body, digest: stored.digest };
+    },
+  };
+}
+
+interface Slot {
+  offset: number;
+  length: number;
+  digest: string;
+}
+
+/**
+ * Byte strings under keys, written one after another around a fixed buffer; writing over the oldest evicts them.
+ * @example const ring = new AnswerRing(1024); ring.put('a', bytes, 'digest'); ring.get('a')?.bytes;
+ */
+export class AnswerRing {
+  readonly #buffer: Buffer;
+  readonly #slots = new Map<string, Slot>();
+  /** Every slot written and not yet overwritten, oldest first (a forgotten one stays until it is overwritten). */
+  readonly #order: Array<{ key: string; slot: Slot }> = [];
+  #head = 0;
+
+  constructor(capacityBytes: number) {
+    this.#buffer = Buffer.allocUnsafe(capacityBytes);
+  }
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  get(key: string): { bytes: Buffer; digest: string } | undefined {
+    const slot = this.#slots.get(key);
+    return slot && { bytes: this.#buffer.subarray(slot.offset, slot.offset + slot.length), digest: slot.digest };
+  }
+
+  /** Holds `bytes` under `key` (replacing what it held); bytes larger than an eighth of the ring are not held. */
+  put(key: string, bytes: Uint8Array, digest: string): void {
+    this.forget(key);
+    if (bytes.length > this.#buffer.length / 8) return;
+    if (this.#head + bytes.length > this.#buffer.length) {
+      this.#evictStartingBefore(this.#buffer.length);
+      this.#head = 0;
+    }
+    this.#evictStartingBefore(this.#head + bytes.length);
+    const slot = { offset: this.#head, length: bytes.length, digest };
+    this.#buffer.set(bytes, slot.offset);
+    this.#head += bytes.length;
+    this.#slots.set(key, slot);
+    this.#order.push({ key, slot });
+  }
+
+  forget(key: string): void {
+    this.#slots.delete(key);
+  }
+
+  /** Evicts the oldest slots that start between the head and `end`: the bytes about to be written over. */
+  #evictStartingBefore(end: number): void {
+    while (this.#order.length > 0) {
+      const { key, slot } = this.#order[0]!;
+      if (slot.offset < this.#head || slot.offset >= end) return;
+      this.#order.shift();
+      if (this.#slots.get(key) === slot) this.#slots.delete(key);
+    }
+  }
+}
