@@ -313,6 +313,19 @@ describe('requests at the edges', () => {
     }
     expect((await request('/openapiXjson')).status).toBe(404);
   });
+
+  it('answers a detail held in memory exactly as the one read from the database: UTF-8 text, ETag, HEAD length, 304', async () => {
+    const { request } = createTestApp([makeService({ id: 'cafe-test', name: 'Café ☕ API', description: 'Größe, 大きさ' })]);
+    const first = await request('/api/v1/services/cafe-test');
+    const second = await request('/api/v1/services/cafe-test');
+    expect(ServiceDetail.parse(second.json)).toMatchObject({ name: 'Café ☕ API', description: 'Größe, 大きさ' });
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+    const head = await request('/api/v1/services/cafe-test', { method: 'HEAD' });
+    expect([head.text, head.headers.get('content-length')]).toEqual(['', String(Buffer.byteLength(first.text))]);
+    const unchanged = await request('/api/v1/services/cafe-test', { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect([unchanged.status, unchanged.text]).toEqual([304, '']);
+  });
 });
 
 describe('headers', () => {

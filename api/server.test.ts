@@ -149,6 +149,11 @@ describe('npm start', () => {
       expect(list.services[0].live).toBeNull();
       const detail = await fetch(new URL(`/api/v1/services/${list.services[0].id}`, url));
       expect([detail.status, detail.statusText]).toEqual([200, 'OK']);
+      // The second answer comes from memory, as bytes: the same text and length as the first, read from SQLite.
+      const again = await fetch(detail.url);
+      const [text, textAgain] = [await detail.clone().text(), await again.text()];
+      expect(textAgain).toBe(text);
+      expect([detail.headers.get('content-length'), again.headers.get('content-length')]).toEqual(Array(2).fill(String(Buffer.byteLength(text))));
       const unchanged = await fetch(detail.url, { headers: { 'if-none-match': detail.headers.get('etag')! } });
       expect([unchanged.status, unchanged.statusText]).toEqual([304, 'Not Modified']);
     } finally {

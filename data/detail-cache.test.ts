@@ -22,7 +22,7 @@ function bytesOf(key: string, length: number): Buffer {
 
 describe('AnswerRing', () => {
   it('gives back what it holds, byte for byte, and forgets on request', () => {
-    const ring = new AnswerRing(1024);
+    const ring = new AnswerRing(1024, 100);
     ring.put('a', bytesOf('a', 100), 'da');
     ring.put('b', bytesOf('b', 50), 'db');
     expect(ring.get('a')).toEqual({ bytes: bytesOf('a', 100), digest: 'da' });
@@ -34,7 +34,7 @@ describe('AnswerRing', () => {
   });
 
   it('evicts exactly the oldest answers a new one is written over, around the end of the ring', () => {
-    const ring = new AnswerRing(240);
+    const ring = new AnswerRing(240, 100);
     const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
     for (const key of keys) ring.put(key, bytesOf(key, 30), key);
     expect(keys.filter((key) => ring.get(key) === undefined)).toEqual([]);
@@ -50,7 +50,7 @@ describe('AnswerRing', () => {
   });
 
   it('replaces what a key held, and does not hold bytes larger than an eighth of the ring', () => {
-    const ring = new AnswerRing(800);
+    const ring = new AnswerRing(800, 100);
     ring.put('a', bytesOf('x', 40), 'old');
     ring.put('a', bytesOf('y', 60), 'new');
     expect(ring.get('a')).toEqual({ bytes: bytesOf('y', 60), digest: 'new' });
@@ -58,8 +58,31 @@ describe('AnswerRing', () => {
     expect(ring.get('a')).toBeUndefined();
   });
 
+  it('keeps a key it replaced when the ring comes round to the bytes the key held before', () => {
+    const ring = new AnswerRing(240, 100);
+    ring.put('a', bytesOf('a', 30), 'old');
+    ring.put('b', bytesOf('b', 30), 'b');
+    ring.put('a', bytesOf('A', 30), 'new');
+    for (const key of ['c', 'd', 'e', 'f', 'g']) ring.put(key, bytesOf(key, 30), key);
+    ring.put('h', bytesOf('h', 30), 'h'); // over a's first bytes, at the start
+    expect(ring.get('a')).toEqual({ bytes: bytesOf('A', 30), digest: 'new' });
+    expect(ring.get('b')?.digest).toBe('b');
+  });
+
+  it('holds at most one answer per 512 bytes of ring unless told otherwise, and nothing for empty bytes', () => {
+    const ring = new AnswerRing(2048);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) ring.put(key, bytesOf(key, 10), key);
+    expect(ring.size).toBe(4);
+    expect(ring.get('a')).toBeUndefined();
+    expect(ring.get('e')?.bytes).toEqual(bytesOf('e', 10));
+    ring.put('empty', Buffer.alloc(0), 'd');
+    expect(ring.get('empty')).toBeUndefined();
+    ring.clear();
+    expect([ring.size, ring.get('e')]).toEqual([0, undefined]);
+  });
+
   it('never answers one key with bytes written for another, through many laps', () => {
-    const ring = new AnswerRing(4096);
+    const ring = new AnswerRing(4096, 1000);
     let seed = 7;
     const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     const written = new Map<string, Buffer>();
@@ -71,6 +94,9 @@ describe('AnswerRing', () => {
         ring.put(key, bytes, String(i));
         written.set(key, bytes);
       }
+      const probe = `k${Math.floor(random() * 300)}`;
+      const answer = ring.get(probe);
+      if (answer) expect(answer.bytes).toEqual(written.get(probe));
     }
     let held = 0;
     for (const [key, bytes] of written) {
@@ -130,6 +156,29 @@ describe('createDetailCache', () => {
     recordProbe(db, probe('a-test', 'answered 404'));
     expect(JSON.parse(details.read('a-test')!.body.toString())).toMatchObject({ live: false, probes: [{ reason: 'answered 404' }] });
     expect(details.read('b-test')!.body.toString()).toBe(b);
+  });
+
+  it('does not forget again what it re-read after a rewrite it already handled', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test' }), makeService({ id: 'b-test' })], NOW);
+    const details = createDetailCache(db);
+    details.read('a-test');
+    recordProbe(db, probe('a-test', 'answered 404'));
+    const reread = details.read('a-test')!.body.toString();
+    db.prepare(`UPDATE service_details SET body = '{}' WHERE service_id = 'a-test'`).run();
+    recordProbe(db, probe('b-test', 'answered 404'));
+    expect(details.read('a-test')!.body.toString()).toBe(reread);
+  });
+
+  it('forgets everything at once after more rewrites than it would list one by one', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-test' })], NOW);
+    const details = createDetailCache(db);
+    details.read('a-test');
+    db.prepare(`UPDATE service_details SET body = '{}' WHERE service_id = 'a-test'`).run();
+    upsertServices(db, Array.from({ length: 1100 }, (_, i) => makeService({ id: `s${i}-test` })), NOW);
+    expect(details.read('a-test')!.body.toString()).toBe('{}');
+    expect(JSON.parse(details.read('s7-test')!.body.toString()).id).toBe('s7-test');
   });
 
   it('forgets a service another process rewrote once the check is due, and only that one', async () => {

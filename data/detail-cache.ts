@@ -18,6 +18,12 @@ import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, re
  */
 export const FRESHNESS_CHECK_MS = 10;
 
+/**
+ * When more details than this were rewritten since the last check (a discovery pass rewrites every service in one
+ * commit), the cache forgets everything at once instead of listing them all while a request waits.
+ */
+const FORGET_ONE_BY_ONE = 1024;
+
 /** The ring's size: about 20,000 answers, a fifth of the 100,000-service benchmark, within its 150 MB RSS target. */
 export const DETAIL_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -58,7 +64,10 @@ export function createDetailCache(db: DB, capacityBytes = DETAIL_CACHE_BYTES): D
   const forgetRewritten = () => {
     const stamp = getDataStamp(db);
     if (stamp !== freshness.stamp) {
-      for (const { service_id, revision } of listDetailsChangedSince(db, freshness.revision)) {
+      const changed = ring.size === 0 ? [] : listDetailsChangedSince(db, freshness.revision, FORGET_ONE_BY_ONE + 1);
+      if (changed.length > FORGET_ONE_BY_ONE) ring.clear();
+      if (changed.length > FORGET_ONE_BY_ONE || ring.size === 0) freshness.revision = getLatestDetailRevision(db);
+      else for (const { service_id, revision } of changed) {
         ring.forget(service_id);
         freshness.revision = revision;
       }
@@ -83,6 +92,7 @@ export function createDetailCache(db: DB, capacityBytes = DETAIL_CACHE_BYTES): D
 }
 
 interface Slot {
+  key: string;
   offset: number;
   length: number;
   digest: string;
@@ -90,17 +100,22 @@ interface Slot {
 
 /**
  * Byte strings under keys, written one after another around a fixed buffer; writing over the oldest evicts them.
+ * Besides its buffer, each held entry costs about 200 B of bookkeeping, so by default it holds at most one per 512 B
+ * of buffer.
  * @example const ring = new AnswerRing(1024); ring.put('a', bytes, 'digest'); ring.get('a')?.bytes;
  */
 export class AnswerRing {
   readonly #buffer: Buffer;
+  readonly #maxEntries: number;
   readonly #slots = new Map<string, Slot>();
-  /** Every slot written and not yet overwritten, oldest first (a forgotten one stays until it is overwritten). */
-  readonly #order: Array<{ key: string; slot: Slot }> = [];
+  /** Every slot written and not yet overwritten, oldest first from `#front` (a forgotten one stays until then). */
+  #order: Slot[] = [];
+  #front = 0;
   #head = 0;
 
-  constructor(capacityBytes: number) {
+  constructor(capacityBytes: number, maxEntries = Math.max(1, Math.floor(capacityBytes / 512))) {
     this.#buffer = Buffer.allocUnsafe(capacityBytes);
+    this.#maxEntries = maxEntries;
   }
 
   get size(): number {
@@ -112,33 +127,45 @@ export class AnswerRing {
     return slot && { bytes: this.#buffer.subarray(slot.offset, slot.offset + slot.length), digest: slot.digest };
   }
 
-  /** Holds `bytes` under `key` (replacing what it held); bytes larger than an eighth of the ring are not held. */
+  /** Holds `bytes` under `key` (replacing what it held); empty bytes or more than an eighth of the ring are not held. */
   put(key: string, bytes: Uint8Array, digest: string): void {
     this.forget(key);
-    if (bytes.length > this.#buffer.length / 8) return;
+    if (bytes.length === 0 || bytes.length > this.#buffer.length / 8) return;
     if (this.#head + bytes.length > this.#buffer.length) {
-      this.#evictStartingBefore(this.#buffer.length);
+      this.#evictWhile((slot) => slot.offset >= this.#head);
       this.#head = 0;
     }
-    this.#evictStartingBefore(this.#head + bytes.length);
-    const slot = { offset: this.#head, length: bytes.length, digest };
+    const end = this.#head + bytes.length;
+    this.#evictWhile((slot) => slot.offset >= this.#head && slot.offset < end);
+    this.#evictWhile(() => this.#slots.size >= this.#maxEntries);
+    const slot = { key, offset: this.#head, length: bytes.length, digest };
     this.#buffer.set(bytes, slot.offset);
-    this.#head += bytes.length;
+    this.#head = end;
     this.#slots.set(key, slot);
-    this.#order.push({ key, slot });
+    this.#order.push(slot);
   }
 
   forget(key: string): void {
     this.#slots.delete(key);
   }
 
-  /** Evicts the oldest slots that start between the head and `end`: the bytes about to be written over. */
-  #evictStartingBefore(end: number): void {
-    while (this.#order.length > 0) {
-      const { key, slot } = this.#order[0]!;
-      if (slot.offset < this.#head || slot.offset >= end) return;
-      this.#order.shift();
-      if (this.#slots.get(key) === slot) this.#slots.delete(key);
+  clear(): void {
+    this.#slots.clear();
+    this.#order = [];
+    this.#front = 0;
+    this.#head = 0;
+  }
+
+  /** Evicts the oldest slots while `evict` holds for the oldest. */
+  #evictWhile(evict: (oldest: Slot) => boolean): void {
+    while (this.#front < this.#order.length && evict(this.#order[this.#front]!)) {
+      const oldest = this.#order[this.#front++]!;
+      if (this.#slots.get(oldest.key) === oldest) this.#slots.delete(oldest.key);
+    }
+    // Drop the evicted part of the queue now and then (shifting one at a time costs as much as the queue is long).
+    if (this.#front > 1024 && this.#front * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#front);
+      this.#front = 0;
     }
   }
 }

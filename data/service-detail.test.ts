@@ -63,14 +63,20 @@ describe('stored service details', () => {
     upsertServices(db, [makeService({ id: 'a-test' }), makeService({ id: 'b-test' })], NOW);
     const seen = getLatestDetailRevision(db);
     expect(seen).toBe(2);
-    expect(listDetailsChangedSince(db, seen)).toEqual([]);
+    expect(listDetailsChangedSince(db, seen, 10)).toEqual([]);
     recordProbe(db, probe(true, '2026-11-02T00:00:00.000Z'));
     upsertServices(db, [makeService({ id: 'c-test' })], NOW);
     recordProbe(db, probe(false, '2026-11-02T01:00:00.000Z'));
-    expect(listDetailsChangedSince(db, seen)).toEqual([
+    expect(listDetailsChangedSince(db, seen, 10)).toEqual([
       { service_id: 'c-test', revision: 4 },
       { service_id: 'a-test', revision: 5 },
     ]);
+    expect(listDetailsChangedSince(db, seen, 1)).toEqual([{ service_id: 'c-test', revision: 4 }]);
     expect(getLatestDetailRevision(db)).toBe(5);
+
+    // Revisions are never reused, even when the newest detail goes away with its service.
+    db.prepare(`DELETE FROM service_details WHERE service_id = 'a-test'`).run();
+    recordProbe(db, probe(true, '2026-11-02T02:00:00.000Z'));
+    expect(listDetailsChangedSince(db, 5, 10)).toEqual([{ service_id: 'a-test', revision: 6 }]);
   });
 });

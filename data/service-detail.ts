@@ -12,11 +12,11 @@ import { getService, listSourceUrls } from './services.ts';
 
 const statements = preparedOnce({
   read: `SELECT body, digest FROM service_details WHERE service_id = ?`,
-  write: `INSERT INTO service_details (service_id, body, digest, revision)
-    VALUES (?, ?, ?, (SELECT coalesce(max(revision), 0) + 1 FROM service_details))
+  nextRevision: `UPDATE detail_revision SET value = value + 1 RETURNING value`,
+  write: `INSERT INTO service_details (service_id, body, digest, revision) VALUES (?, ?, ?, ?)
     ON CONFLICT (service_id) DO UPDATE SET body = excluded.body, digest = excluded.digest, revision = excluded.revision`,
-  latestRevision: `SELECT coalesce(max(revision), 0) FROM service_details`,
-  changedSince: `SELECT service_id, revision FROM service_details WHERE revision > ? ORDER BY revision`,
+  latestRevision: `SELECT value FROM detail_revision`,
+  changedSince: `SELECT service_id, revision FROM service_details WHERE revision > ? ORDER BY revision LIMIT ?`,
 });
 
 /** A detail answer as JSON text, with its digest (data/digest.ts). */
@@ -46,7 +46,8 @@ const writesInProcess = new WeakMap<DB, number>();
 export function storeServiceDetail(db: DB, id: string): void {
   const body = renderServiceDetail(db, id);
   if (body === null) return;
-  statements(db).write.run(id, body, digest(body));
+  const s = statements(db);
+  s.write.run(id, body, digest(body), s.nextRevision.pluck().get());
   writesInProcess.set(db, countDetailWrites(db) + 1);
 }
 
@@ -59,17 +60,18 @@ export function countDetailWrites(db: DB): number {
   return writesInProcess.get(db) ?? 0;
 }
 
-/** The revision of the newest detail rewrite (0 when none was ever written). */
+/** The revision of the newest detail rewrite (0 when none was ever written); revisions are never reused. */
 export function getLatestDetailRevision(db: DB): number {
   return statements(db).latestRevision.pluck().get() as number;
 }
 
 /**
- * The services whose detail answer was rewritten after `revision`, oldest rewrite first, with each one's revision.
- * @example for (const { service_id } of listDetailsChangedSince(db, seen)) forget(service_id);
+ * The first `limit` services whose detail answer was rewritten after `revision`, oldest rewrite first, with each
+ * one's revision.
+ * @example for (const { service_id } of listDetailsChangedSince(db, seen, 100)) forget(service_id);
  */
-export function listDetailsChangedSince(db: DB, revision: number): Array<{ service_id: string; revision: number }> {
-  return statements(db).changedSince.all(revision) as Array<{ service_id: string; revision: number }>;
+export function listDetailsChangedSince(db: DB, revision: number, limit: number): Array<{ service_id: string; revision: number }> {
+  return statements(db).changedSince.all(revision, limit) as Array<{ service_id: string; revision: number }>;
 }
 
 function renderServiceDetail(db: DB, id: string): string | null {
