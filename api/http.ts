@@ -26,13 +26,13 @@ const PREFLIGHT_HEADERS = {
 const ALLOWED_REQUEST_HEADERS = 'Content-Type, Idempotency-Key, If-None-Match, PAYMENT-SIGNATURE';
 
 /**
- * JSON a handler already holds (a stored answer), as text or UTF-8 bytes, with its digest: the layer sends it as it
- * is instead of serializing a value, and makes its ETag from the digest instead of hashing.
- * @example const { body, digest } = details.read(id)!; return new JsonText(body, digest);
+ * JSON a handler already holds as UTF-8 bytes (a stored answer), with its digest: the layer sends it as it is
+ * instead of serializing a value, and makes its ETag from the digest instead of hashing.
+ * @example const { body, digest } = details.read(id)!; return new JsonBytes(body, digest);
  */
-export class JsonText {
+export class JsonBytes {
   constructor(
-    readonly text: string | Uint8Array,
+    readonly bytes: Uint8Array,
     readonly digest: string,
   ) {}
 }
@@ -134,8 +134,8 @@ function toResponse(event: H3Event, result: unknown, fixedHeaders: Array<[string
   const headers = toHeaders(fixedHeaders, remaining);
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['cache-control'] = read ? READ_CACHE : 'no-store';
-  if (!read) return jsonResponse(result instanceof JsonText ? result.text : JSON.stringify(result), 200, headers);
-  if (result instanceof JsonText) return readResponse(event, result.text, `W/"${result.digest}"`, headers);
+  if (!read) return jsonResponse(result instanceof JsonBytes ? result.bytes : JSON.stringify(result), 200, headers);
+  if (result instanceof JsonBytes) return readResponse(event, result.bytes, `W/"${result.digest}"`, headers);
   const body = JSON.stringify(result);
   return readResponse(event, body, toEtag(body), headers);
 }

@@ -1,6 +1,6 @@
 import { compressSync, uncompressSync } from 'lz4-napi';
 import type { ServiceDetail } from '../api/schemas.ts';
-import { getDataStamp, type DB } from './db.ts';
+import type { DB } from './db.ts';
 import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, readServiceDetail } from './service-detail.ts';
 
 /*
@@ -8,12 +8,12 @@ import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, re
  * of a lookup's time: BENCHMARKS.md). They are kept LZ4-compressed in one ring of bytes allocated once, which bounds
  * the memory whatever the traffic, and evicts without leaving garbage for V8 to collect: about 20,000 answers fit in
  * the default 16 MB. An answer is forgotten when its service is rewritten, by this process or any other: the cache
- * asks SQLite whether anything was committed, and if so which details were rewritten since the last revision it saw
- * (data/service-detail.ts); at once after a write of this process, at most FRESHNESS_CHECK_MS after another's.
+ * asks SQLite which details were rewritten since the last revision it saw (data/service-detail.ts); at once after a
+ * write of this process, at most FRESHNESS_CHECK_MS after another's.
  */
 
 /**
- * How often, at most, the cache asks SQLite whether another process committed (asking costs more than a lookup
+ * How often, at most, the cache asks SQLite what another process rewrote (asking costs more than a lookup
  * from memory): an answer is at most this much older than the database, where clients may cache it for 60 s.
  */
 export const FRESHNESS_CHECK_MS = 10;
@@ -60,19 +60,20 @@ export interface DetailCache {
  */
 export function createDetailCache(db: DB, capacityBytes = DETAIL_CACHE_BYTES): DetailCache {
   const ring = new AnswerRing(capacityBytes);
-  const freshness = { stamp: getDataStamp(db), revision: getLatestDetailRevision(db), writes: countDetailWrites(db), checkedAt: performance.now() };
+  const freshness = { revision: getLatestDetailRevision(db), writes: countDetailWrites(db), checkedAt: performance.now() };
   const forgetRewritten = () => {
-    const stamp = getDataStamp(db);
-    if (stamp !== freshness.stamp) {
-      const changed = ring.size === 0 ? [] : listDetailsChangedSince(db, freshness.revision, FORGET_ONE_BY_ONE + 1);
-      if (changed.length > FORGET_ONE_BY_ONE) ring.clear();
-      if (changed.length > FORGET_ONE_BY_ONE || ring.size === 0) freshness.revision = getLatestDetailRevision(db);
-      else for (const { service_id, revision } of changed) {
+    const changed = listDetailsChangedSince(db, freshness.revision, FORGET_ONE_BY_ONE + 1);
+    if (changed.length > FORGET_ONE_BY_ONE) {
+      ring.clear();
+      freshness.revision = getLatestDetailRevision(db);
+    } else {
+      for (const { service_id, revision } of changed) {
         ring.forget(service_id);
         freshness.revision = revision;
       }
     }
-    Object.assign(freshness, { stamp, writes: countDetailWrites(db), checkedAt: performance.now() });
+    freshness.writes = countDetailWrites(db);
+    freshness.checkedAt = performance.now();
   };
 
   return {

@@ -5,7 +5,7 @@ import { getStats } from '../../data/services.ts';
 import type { AppDeps } from '../app.ts';
 import { apiError } from '../errors.ts';
 import { toFilters, toPage } from '../query.ts';
-import { JsonText } from '../http.ts';
+import { JsonBytes } from '../http.ts';
 import type { ServiceList } from '../schemas.ts';
 
 /** GET /api/v1/services: one page of services matching the filters, with counts over every match. */
@@ -27,13 +27,13 @@ export function listServicesRoute({ db, now }: AppDeps) {
 /** GET /api/v1/services/{id}: one service with where it is listed and its last 20 probes. */
 export function getServiceRoute({ db }: AppDeps) {
   const details = createDetailCache(db);
-  return (event: H3Event): JsonText => {
+  return (event: H3Event): JsonBytes => {
     const id = (getRouterParam(event, 'id', { decode: true }) ?? '').toLowerCase();
     const detail = details.read(id);
     if (detail === null) {
       throw apiError(404, 'not_found', `No service with id "${id.slice(0, 100)}". Find ids at /api/v1/services.`);
     }
-    return new JsonText(detail.body, detail.digest);
+    return new JsonBytes(detail.body, detail.digest);
   };
 }
 
