@@ -1,7 +1,10 @@
-import { H3, type H3Event } from 'h3';
+import { H3, toRequest, type H3Event } from 'h3';
+import { serve, type Server, type ServerOptions } from 'srvx';
+import { createDetailCache, type DetailCache } from '../data/detail-cache.ts';
 import type { DB } from '../data/db.ts';
 import type { Config } from './config.ts';
 import { apiError } from './errors.ts';
+import { withFastDetail, type Fetch } from './fast-detail.ts';
 import { createHttpLayer } from './http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { createRateLimiter } from './ratelimit.ts';
@@ -29,13 +32,20 @@ export interface Route {
   handler: (event: H3Event) => unknown;
 }
 
-function toRoutes(deps: AppDeps): Route[] {
+/** The index as a fetch handler (what a server serves), with `request` to call it in process. */
+export interface App {
+  fetch: Fetch;
+  /** A path (or a Request) answered in process, as h3's `app.request` does. */
+  request(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+}
+
+function toRoutes(deps: AppDeps, details: DetailCache): Route[] {
   const openapi = createOpenApiDocument(deps.config.baseUrl);
   return [
     { method: 'GET', path: '/api/v1/services', handler: listServicesRoute(deps) },
     { method: 'POST', path: '/api/v1/services/batch', handler: postBatchRoute(deps) },
     { method: 'GET', path: '/api/v1/services/batch', handler: getBatchRoute(deps) },
-    { method: 'GET', path: '/api/v1/services/:id', handler: getServiceRoute(deps) },
+    { method: 'GET', path: '/api/v1/services/:id', handler: getServiceRoute(details) },
     { method: 'GET', path: '/api/v1/stats', handler: statsRoute(deps) },
     { method: 'POST', path: '/api/v1/submit', handler: submitRoute(deps) },
     { method: 'GET', path: '/api/v1/submissions/:id', handler: getSubmissionRoute(deps) },
@@ -47,31 +57,41 @@ function toRoutes(deps: AppDeps): Route[] {
 /**
  * The whole HTTP app: every route, behind the one layer that rate-limits, adds CORS and cache headers and
  * renders errors; unknown paths answer 404 and known paths with a wrong method 405, both listing the paths.
+ * Service lookups held in memory are answered before routing (api/fast-detail.ts).
  * @example const app = createApp({ db, config, now: () => new Date() }); await app.request('/api/v1/stats');
  */
-export function createApp(deps: AppDeps): H3 {
+export function createApp(deps: AppDeps): App {
   // A malformed percent-escape reaches the HTTP layer, which answers it in the Error shape with its usual headers.
-  const app = new H3({ allowMalformedURL: true });
-  const routes = toRoutes(deps);
-  app.use(
-    createHttpLayer({
-      limiter: createRateLimiter(deps.config.rateLimit),
-      rateLimit: deps.config.rateLimit,
-      trustProxy: deps.config.trustProxy,
-      nowMs: () => deps.now().getTime(),
-    }),
-  );
+  const h3 = new H3({ allowMalformedURL: true });
+  const details = createDetailCache(deps.db);
+  const routes = toRoutes(deps, details);
+  const layer = createHttpLayer({
+    limiter: createRateLimiter(deps.config.rateLimit),
+    rateLimit: deps.config.rateLimit,
+    trustProxy: deps.config.trustProxy,
+    nowMs: () => deps.now().getTime(),
+  });
+  h3.use(layer.middleware);
   for (const route of routes) {
-    app.on(route.method, route.path, route.handler);
-    if (route.method === 'GET') app.on('HEAD', route.path, route.handler);
+    h3.on(route.method, route.path, route.handler);
+    if (route.method === 'GET') h3.on('HEAD', route.path, route.handler);
   }
   const site = deps.site ? createSiteHandler(deps.site) : null;
-  app.all('/**', (event) => {
+  h3.all('/**', (event) => {
     const page = event.req.method === 'GET' || event.req.method === 'HEAD';
     if (site && page && !isApiPath(event.url.pathname)) return site(event);
     throw unroutable(routes, event);
   });
-  return app;
+  const fetch = withFastDetail(h3.fetch, layer, details);
+  return { fetch, request: async (input, init) => fetch(toRequest(input, init)) };
+}
+
+/**
+ * The app on a socket, as `npm start` runs it (srvx's Node server, which h3's own `serve` wraps).
+ * @example const server = serveApp(app, { hostname: '127.0.0.1', port: 0 }); await server.ready();
+ */
+export function serveApp(app: App, options: Omit<ServerOptions, 'fetch'>): Server {
+  return serve({ silent: true, ...options, fetch: app.fetch });
 }
 
 function unroutable(routes: Route[], event: H3Event) {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { getRequestIP, type H3Event, type Middleware } from 'h3';
-import { FastResponse } from 'srvx';
+import type { H3Event, Middleware } from 'h3';
+import { FastResponse, type ServerRequest } from 'srvx';
 import { digest } from '../data/digest.ts';
 import { apiError, toErrorBody } from './errors.ts';
 import type { RateLimiter } from './ratelimit.ts';
@@ -37,24 +37,36 @@ export class JsonBytes {
   ) {}
 }
 
+export interface HttpLayer {
+  /** The middleware every routed request passes. */
+  middleware: Middleware;
+  /**
+   * A stored answer to a GET or HEAD read that skipped the router (api/fast-detail.ts), with what the middleware
+   * would give it: the client's token spent, the same headers, 304 and HEAD handling. Null when the client is over
+   * its limit, for the router's pass to answer 429 in the Error shape.
+   */
+  answerStored(request: ServerRequest, answer: JsonBytes): Response | null;
+}
+
 /**
- * The one middleware every request passes: rate limit, CORS, preflight, and the rendering of what a handler
- * returns (JSON with cache headers and an ETag on reads, `no-store` on writes) or throws (the Error shape).
- * @example app.use(createHttpLayer({ limiter, rateLimit, trustProxy: false, nowMs: Date.now }));
+ * The one layer every request passes: rate limit, CORS, preflight, and the rendering of what a handler returns
+ * (JSON with cache headers and an ETag on reads, `no-store` on writes) or throws (the Error shape).
+ * @example app.use(createHttpLayer({ limiter, rateLimit, trustProxy: false, nowMs: Date.now }).middleware);
  */
-export function createHttpLayer(options: HttpLayerOptions): Middleware {
+export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
   const { limit, windowSeconds } = options.rateLimit;
   const fixedHeaders = Object.entries({
     ...CORS_HEADERS,
     'ratelimit-limit': String(limit),
     'ratelimit-policy': `${limit};w=${windowSeconds}`,
   });
+  const take = (request: ServerRequest) => options.limiter.take(toClientAddress(request, options.trustProxy), options.nowMs());
 
-  return async (event, next) => {
+  const middleware: Middleware = async (event, next) => {
     let remaining = limit;
     try {
       if (isRateLimited(event)) {
-        const taken = options.limiter.take(toClientAddress(event, options.trustProxy), options.nowMs());
+        const taken = take(event.req);
         if (!taken.allowed) {
           throw apiError(429, 'rate_limited', `Over ${limit} requests per ${windowSeconds} s. Retry after the Retry-After seconds.`, {
             headers: { 'retry-after': String(taken.retryAfterSeconds), 'ratelimit-remaining': '0' },
@@ -67,7 +79,7 @@ export function createHttpLayer(options: HttpLayerOptions): Middleware {
         throw apiError(400, 'not_found', 'The path has a malformed percent-escape, so it names nothing here. See /openapi.json.');
       }
       const result = await next();
-      return toResponse(event, result, fixedHeaders, remaining);
+      return toResponse(event.req, result, fixedHeaders, remaining);
     } catch (error) {
       const rendering = toErrorBody(error);
       return jsonResponse(JSON.stringify(rendering.body), rendering.status, {
@@ -77,6 +89,15 @@ export function createHttpLayer(options: HttpLayerOptions): Middleware {
         ...rendering.headers,
       });
     }
+  };
+
+  return {
+    middleware,
+    answerStored(request, answer) {
+      const taken = take(request);
+      if (!taken.allowed) return null;
+      return storedResponse(request, answer, toJsonHeaders(fixedHeaders, taken.remaining, true));
+    },
   };
 }
 
@@ -96,9 +117,9 @@ function isRateLimited(event: H3Event): boolean {
  * The client a token bucket belongs to: the socket's address, or behind a trusted proxy the address that proxy
  * appended last to `X-Forwarded-For` (the entries before it are whatever the client sent).
  */
-function toClientAddress(event: H3Event, trustProxy: boolean): string {
-  const forwarded = trustProxy ? event.req.headers.get('x-forwarded-for')?.split(',').pop()?.trim() : undefined;
-  return forwarded || getRequestIP(event) || 'unknown';
+function toClientAddress(request: ServerRequest, trustProxy: boolean): string {
+  const forwarded = trustProxy ? request.headers.get('x-forwarded-for')?.split(',').pop()?.trim() : undefined;
+  return forwarded || request.ip || 'unknown';
 }
 
 /** Any OPTIONS request: the CORS preflight answer, allowing whichever request headers the preflight names. */
@@ -122,29 +143,39 @@ function hasMalformedEscape(pathname: string): boolean {
 }
 
 /** What a handler returned, as JSON with the layer's headers (a `Response` keeps its own and gains the missing ones). */
-function toResponse(event: H3Event, result: unknown, fixedHeaders: Array<[string, string]>, remaining: number): Response {
+function toResponse(request: ServerRequest, result: unknown, fixedHeaders: Array<[string, string]>, remaining: number): Response {
   if (result instanceof Response) {
     for (const [name, value] of Object.entries(toHeaders(fixedHeaders, remaining))) {
       if (!result.headers.has(name)) result.headers.set(name, value);
     }
     return result;
   }
-  const method = event.req.method;
-  const read = method === 'GET' || method === 'HEAD';
+  const read = request.method === 'GET' || request.method === 'HEAD';
+  const headers = toJsonHeaders(fixedHeaders, remaining, read);
+  if (!read) return jsonResponse(result instanceof JsonBytes ? result.bytes : JSON.stringify(result), 200, headers);
+  if (result instanceof JsonBytes) return storedResponse(request, result, headers);
+  const body = JSON.stringify(result);
+  return readResponse(request, body, toEtag(body), headers);
+}
+
+/** The headers of a JSON answer: cacheable for a read, `no-store` for a write. */
+function toJsonHeaders(fixedHeaders: Array<[string, string]>, remaining: number, read: boolean): Record<string, string> {
   const headers = toHeaders(fixedHeaders, remaining);
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['cache-control'] = read ? READ_CACHE : 'no-store';
-  if (!read) return jsonResponse(result instanceof JsonBytes ? result.bytes : JSON.stringify(result), 200, headers);
-  if (result instanceof JsonBytes) return readResponse(event, result.bytes, `W/"${result.digest}"`, headers);
-  const body = JSON.stringify(result);
-  return readResponse(event, body, toEtag(body), headers);
+  return headers;
+}
+
+/** A read's answer from stored bytes, its ETag made from their digest. */
+function storedResponse(request: ServerRequest, answer: JsonBytes, headers: Record<string, string>): Response {
+  return readResponse(request, answer.bytes, `W/"${answer.digest}"`, headers);
 }
 
 /** A read's answer: 304 when the client holds this ETag, no body for HEAD. */
-function readResponse(event: H3Event, body: string | Uint8Array, etag: string, headers: Record<string, string>): Response {
+function readResponse(request: ServerRequest, body: string | Uint8Array, etag: string, headers: Record<string, string>): Response {
   headers.etag = etag;
-  if (matchesEtag(event.req.headers.get('if-none-match'), etag)) return jsonResponse(null, 304, headers);
-  const method = event.req.method;
+  if (matchesEtag(request.headers.get('if-none-match'), etag)) return jsonResponse(null, 304, headers);
+  const method = request.method;
   if (method === 'HEAD') headers['content-length'] = String(Buffer.byteLength(body));
   return jsonResponse(method === 'HEAD' ? null : body, 200, headers);
 }

@@ -3,20 +3,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from 'h3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp } from './testing.ts';
+import { upsertServices } from '../data/services.ts';
+import { makeService } from '../data/testing.ts';
+import { serveApp } from './app.ts';
+import { createTestApp, TEST_NOW } from './testing.ts';
 
 /** The real app over a real socket on an ephemeral loopback port. */
 async function listen(overrides: Parameters<typeof createTestApp>[1] = {}) {
   const test = createTestApp([], overrides);
-  const server = serve(test.app, { hostname: '127.0.0.1', port: 0, silent: true });
+  const server = serveApp(test.app, { hostname: '127.0.0.1', port: 0 });
   await server.ready();
   const origin = new URL(server.url!).origin;
   servers.push(server);
   return { ...test, origin };
 }
-const servers: Array<ReturnType<typeof serve>> = [];
+const servers: Array<ReturnType<typeof serveApp>> = [];
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close(true)));
 });
@@ -60,6 +62,21 @@ describe('over a real socket', () => {
       spoofed.push((await fetch(`${proxied.origin}/api/v1/stats`, { headers: { 'x-forwarded-for': `${written}, 3.3.3.3` } })).status);
     }
     expect(spoofed).toEqual([200, 200, 429]);
+  });
+
+  it('limits service lookups answered before routing per client too, and frames them like any answer', async () => {
+    const proxied = await listen({ config: { rateLimit: { limit: 2, windowSeconds: 60 }, trustProxy: true } });
+    upsertServices(proxied.db, [makeService({ id: 'cafe-test', name: 'Café ☕ API' })], TEST_NOW.toISOString());
+    const lookUp = (client: string) => fetch(`${proxied.origin}/api/v1/services/cafe-test`, { headers: { 'x-forwarded-for': client } });
+    const first = await lookUp('1.1.1.1');
+    const text = await first.text();
+    expect(first.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    expect(first.headers.get('date')).not.toBeNull();
+    expect(JSON.parse(text).name).toBe('Café ☕ API');
+    const statuses = [(await lookUp('1.1.1.1')).status, (await lookUp('2.2.2.2')).status];
+    const limited = await lookUp('1.1.1.1');
+    expect([...statuses, limited.status]).toEqual([200, 200, 429]);
+    expect((await limited.json()).error.code).toBe('rate_limited');
   });
 
   it('answers a body over 64 KiB with 413 invalid_json, declared or chunked, and stores nothing', async () => {

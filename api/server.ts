@@ -1,10 +1,9 @@
-import { serve } from 'h3';
 import { startCrawlSchedule } from '../crawler/schedule.ts';
 import { openDatabase } from '../data/db.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
 import { readSiteOptions } from '../site/build/config.ts';
 import { createSite } from '../site/build/site.ts';
-import { createApp } from './app.ts';
+import { createApp, serveApp } from './app.ts';
 import { readConfig } from './config.ts';
 
 /**
@@ -21,10 +20,9 @@ const site = createSite(db, readSiteOptions(process.env, config, (line) => conso
 await site.ensureBuilt().catch((error) => console.error(`[site] not built, serving the API only: ${error instanceof Error ? error.message : error}`));
 const renderHome = (params: URLSearchParams) => site.renderHome(params);
 
-const server = serve(createApp({ db, config, now: () => new Date(), site: { distDir: site.distDir, renderHome } }), {
+const server = serveApp(createApp({ db, config, now: () => new Date(), site: { distDir: site.distDir, renderHome } }), {
   hostname: config.host,
   port: config.port,
-  silent: true,
 });
 await server.ready();
 console.log(`Payable-Service Index listening on ${server.url}`);

@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { serve } from 'h3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../api/app.ts';
+import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import type { DB } from '../data/db.ts';
 import { recordProbe } from '../data/probes.ts';
@@ -36,7 +35,7 @@ async function serveSite(db: DB): Promise<Served> {
   const site = await buildFixtureSite(db);
   const pages = createSite(db, site.options);
   const app = createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome } });
-  const server = serve(app, { hostname: '127.0.0.1', port: 0, silent: true });
+  const server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
   await server.ready();
   return {
     db,

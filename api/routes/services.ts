@@ -1,6 +1,6 @@
 import { getQuery, getRouterParam, type H3Event } from 'h3';
 import { listServices } from '../../data/service-list.ts';
-import { createDetailCache } from '../../data/detail-cache.ts';
+import type { DetailCache } from '../../data/detail-cache.ts';
 import { getStats } from '../../data/services.ts';
 import type { AppDeps } from '../app.ts';
 import { apiError } from '../errors.ts';
@@ -24,9 +24,11 @@ export function listServicesRoute({ db, now }: AppDeps) {
   };
 }
 
-/** GET /api/v1/services/{id}: one service with where it is listed and its last 20 probes. */
-export function getServiceRoute({ db }: AppDeps) {
-  const details = createDetailCache(db);
+/**
+ * GET /api/v1/services/{id}: one service with where it is listed and its last 20 probes. Most lookups are answered
+ * before routing (api/fast-detail.ts); this answers the rest, ids to decode and unknown services among them.
+ */
+export function getServiceRoute(details: DetailCache) {
   return (event: H3Event): JsonBytes => {
     const id = (getRouterParam(event, 'id', { decode: true }) ?? '').toLowerCase();
     const detail = details.read(id);

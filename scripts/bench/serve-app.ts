@@ -3,8 +3,7 @@
  * with a rate limit high enough that no request is ever refused.
  */
 import { Server } from 'node:http';
-import { serve } from 'h3';
-import { createApp } from '../../api/app.ts';
+import { createApp, serveApp } from '../../api/app.ts';
 import { testConfig } from '../../api/testing.ts';
 import { openDatabase } from '../../data/db.ts';
 import { instrument } from './instrument.ts';
@@ -14,7 +13,7 @@ if (!databasePath) throw new Error('usage: serve-app.ts <database path>');
 
 const db = openDatabase(databasePath);
 const config = testConfig({ databasePath, rateLimit: { limit: 1_000_000_000, windowSeconds: 60 } });
-const server = serve(createApp({ db, config, now: () => new Date() }), { hostname: '127.0.0.1', port: 0, silent: true });
+const server = serveApp(createApp({ db, config, now: () => new Date() }), { hostname: '127.0.0.1', port: 0 });
 await server.ready();
 const httpServer = server.node?.server;
 if (!(httpServer instanceof Server) || !server.url) throw new Error('expected a node:http server');

@@ -1,4 +1,3 @@
-import { serve } from 'h3';
 import { chromium, type Browser } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { installBrowserWallet, type BrowserWalletOptions } from '../../../../api
 import { startPaymentStack, TEST_PAY_TO, type PaymentStack } from '../../../../api/purchase/testing/stack.ts';
 import { createTestApp } from '../../../../api/testing.ts';
 import { ensureCompiled } from '../../../build/compile.ts';
+import { serveApp } from '../../../../api/app.ts';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -16,14 +16,14 @@ const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (K
 describe('the approval page in a real browser', () => {
   let stack: PaymentStack;
   let browser: Browser;
-  let server: ReturnType<typeof serve>;
+  let server: ReturnType<typeof serveApp>;
   let origin: string;
 
   beforeAll(async () => {
     const [compiled, started] = await Promise.all([ensureCompiled(), startPaymentStack()]);
     stack = started;
     const { app } = createTestApp([], { now: () => new Date(), config: stack.config, site: { distDir: compiled.clientDir } });
-    server = serve(app, { hostname: '127.0.0.1', port: 0, silent: true });
+    server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
     await server.ready();
     origin = new URL(server.url!).origin;
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
