@@ -5,7 +5,7 @@ import { makeService, openTestDatabase } from '../data/testing.ts';
 import { toPlainDetailId, withFastDetail } from './fast-detail.ts';
 import { createHttpLayer } from './http.ts';
 import { createRateLimiter } from './ratelimit.ts';
-import { ServiceDetail } from './schemas.ts';
+import { ErrorResponse, ServiceDetail } from './schemas.ts';
 import { createTestApp, TEST_NOW } from './testing.ts';
 
 describe('toPlainDetailId', () => {
@@ -70,6 +70,16 @@ describe('withFastDetail', () => {
 });
 
 describe('a lookup answered before routing', () => {
+  it('leaves a failed read to the router, which answers 500 internal_error in the Error shape', async () => {
+    const { request, db } = createTestApp([makeService({ id: 'a-test' })]);
+    db.close();
+    const { status, json, text, headers } = await request('/api/v1/services/a-test');
+    expect(status).toBe(500);
+    expect(ErrorResponse.parse(json).error.code).toBe('internal_error');
+    expect(text).not.toContain('at ');
+    expect(headers.get('ratelimit-limit')).not.toBeNull();
+  });
+
   it('has the status, headers and bytes the router gives the same lookup, for GET, HEAD and a held ETag', async () => {
     const { request } = createTestApp([makeService({ id: 'cafe-test', name: 'Café ☕ API' })]);
     // An escaped id skips the fast path: the router decodes it and answers the same service.

@@ -23,11 +23,24 @@ const BATCH = 'batch';
  * @example const fetch = withFastDetail(h3.fetch, layer, details); await fetch(new Request('http://x/api/v1/services/a-com'));
  */
 export function withFastDetail(routed: Fetch, layer: HttpLayer, details: DetailCache): Fetch {
-  return (request) => {
+  const answer = (request: ServerRequest): Response | null => {
     const id = request.method === 'GET' || request.method === 'HEAD' ? toPlainDetailId(request.url) : null;
     const detail = id === null ? null : details.read(id);
-    return (detail && layer.answerStored(request, new JsonBytes(detail.body, detail.digest))) ?? routed(request);
+    return detail && layer.answerStored(request, new JsonBytes(detail.body, detail.digest));
   };
+  return (request) => answerOrNull(answer, request) ?? routed(request);
+}
+
+/**
+ * A failed read (a locked or broken database) is the router's to answer: it fails there again, inside the HTTP
+ * layer, which renders it in the Error shape like any other failure.
+ */
+function answerOrNull(answer: (request: ServerRequest) => Response | null, request: ServerRequest): Response | null {
+  try {
+    return answer(request);
+  } catch {
+    return null;
+  }
 }
 
 /** The lower-cased id of a detail URL whose id is plain (nothing to decode), else null. */
