@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { H3 } from 'h3';
+import { describe, expect, it, vi } from 'vitest';
 import { createDetailCache } from '../data/detail-cache.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
@@ -35,12 +36,14 @@ describe('withFastDetail', () => {
     upsertServices(db, [makeService({ id: 'a-test' })], TEST_NOW.toISOString());
     const layer = createHttpLayer({ limiter: createRateLimiter({ limit, windowSeconds: 60 }), rateLimit: { limit, windowSeconds: 60 }, trustProxy: false, nowMs: () => TEST_NOW.getTime() });
     const routed: string[] = [];
+    const cache = createDetailCache(db);
+    const reads: string[] = [];
     const fetch = withFastDetail((request) => {
       routed.push(`${request.method} ${new URL(request.url).pathname}`);
       return new Response('routed', { status: 599 });
-    }, layer, createDetailCache(db));
+    }, layer, { read: (id) => (reads.push(id), cache.read(id)) });
     const call = async (path: string, init?: RequestInit) => fetch(new Request(`http://index.test${path}`, init));
-    return { call, routed };
+    return { call, routed, reads };
   }
 
   it('answers GET and HEAD of a known service itself, and hands every other request to the router', async () => {
@@ -59,18 +62,43 @@ describe('withFastDetail', () => {
       'POST /api/v1/services/a-test', 'OPTIONS /api/v1/services/a-test', 'GET /api/v1/stats']);
   });
 
-  it('spends one token a lookup and leaves a client over its limit to the router', async () => {
-    const { call, routed } = setUp(2);
+  it('spends one token a lookup, and answers a client over its limit 429 without reading anything', async () => {
+    const { call, routed, reads } = setUp(2);
     const remaining = [];
     for (let i = 0; i < 2; i++) remaining.push((await call('/api/v1/services/a-test')).headers.get('ratelimit-remaining'));
     expect(remaining).toEqual(['1', '0']);
-    expect((await call('/api/v1/services/a-test')).status).toBe(599);
-    expect(routed).toEqual(['GET /api/v1/services/a-test']);
+    for (const path of ['/api/v1/services/a-test', '/api/v1/services/nope-test']) {
+      const limited = await call(path);
+      expect(limited.status).toBe(429);
+      expect(ErrorResponse.parse(await limited.json()).error.code).toBe('rate_limited');
+      expect(limited.headers.get('retry-after')).toBe('30');
+    }
+    expect(routed).toEqual([]);
+    expect(reads).toEqual(['a-test', 'a-test']);
   });
 });
 
 describe('a lookup answered before routing', () => {
-  it('leaves a failed read to the router, which answers 500 internal_error in the Error shape', async () => {
+  it('is how the app answers a plain lookup: only the escaped one reaches h3', async () => {
+    const router = vi.spyOn(H3.prototype, 'fetch');
+    try {
+      const { request } = createTestApp([makeService({ id: 'a-test' })]);
+      expect((await request('/api/v1/services/a-test')).status).toBe(200);
+      expect(router).not.toHaveBeenCalled();
+      expect((await request('/api/v1/services/a%2Dtest')).status).toBe(200);
+      expect(router).toHaveBeenCalledTimes(1);
+    } finally {
+      router.mockRestore();
+    }
+  });
+
+  it('spends one token on a lookup of an unknown service, which the router answers 404', async () => {
+    const { request } = createTestApp([], { config: { rateLimit: { limit: 5, windowSeconds: 60 } } });
+    const unknown = await request('/api/v1/services/nope-test');
+    expect([unknown.status, unknown.headers.get('ratelimit-remaining')]).toEqual([404, '4']);
+  });
+
+  it('answers a failed read 500 internal_error in the Error shape, with no stack trace', async () => {
     const { request, db } = createTestApp([makeService({ id: 'a-test' })]);
     db.close();
     const { status, json, text, headers } = await request('/api/v1/services/a-test');

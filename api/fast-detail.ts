@@ -13,34 +13,24 @@ const BATCH = 'batch';
 
 /*
  * The lookup agents make most, GET (or HEAD) /api/v1/services/{id}, answered before h3 builds an event, routes it
- * and runs the middleware chain: the same token spent, headers and bytes as the routed answer (api/http.ts renders
- * both, from the same cache), for about a fifth less CPU a request (BENCHMARKS.md). Every other request, and every
- * lookup this does not answer (an id with other characters or escapes, an unknown service, a client over its
- * limit), goes to the router unchanged, which answers it as it always has.
+ * and runs the middleware chain: the same token spent, headers and bytes as the routed answer, from the same cache
+ * (api/http.ts `answerStored` renders it, 429 and a failed read included), for about a fifth less CPU a request
+ * (BENCHMARKS.md). Every other request goes to the router, and so does a lookup of an id with other characters or
+ * escapes, or of an unknown service, which the router answers 404 without spending a second token.
  */
 
 /**
  * @example const fetch = withFastDetail(h3.fetch, layer, details); await fetch(new Request('http://x/api/v1/services/a-com'));
  */
 export function withFastDetail(routed: Fetch, layer: HttpLayer, details: DetailCache): Fetch {
-  const answer = (request: ServerRequest): Response | null => {
-    const id = request.method === 'GET' || request.method === 'HEAD' ? toPlainDetailId(request.url) : null;
-    const detail = id === null ? null : details.read(id);
-    return detail && layer.answerStored(request, new JsonBytes(detail.body, detail.digest));
+  const read = (id: string) => () => {
+    const detail = details.read(id);
+    return detail && new JsonBytes(detail.body, detail.digest);
   };
-  return (request) => answerOrNull(answer, request) ?? routed(request);
-}
-
-/**
- * A failed read (a locked or broken database) is the router's to answer: it fails there again, inside the HTTP
- * layer, which renders it in the Error shape like any other failure.
- */
-function answerOrNull(answer: (request: ServerRequest) => Response | null, request: ServerRequest): Response | null {
-  try {
-    return answer(request);
-  } catch {
-    return null;
-  }
+  return (request) => {
+    const id = request.method === 'GET' || request.method === 'HEAD' ? toPlainDetailId(request.url) : null;
+    return (id !== null && layer.answerStored(request, read(id))) || routed(request);
+  };
 }
 
 /** The lower-cased id of a detail URL whose id is plain (nothing to decode), else null. */

@@ -41,11 +41,12 @@ export interface HttpLayer {
   /** The middleware every routed request passes. */
   middleware: Middleware;
   /**
-   * A stored answer to a GET or HEAD read that skipped the router (api/fast-detail.ts), with what the middleware
-   * would give it: the client's token spent, the same headers, 304 and HEAD handling. Null when the client is over
-   * its limit, for the router's pass to answer 429 in the Error shape.
+   * A stored answer to a GET or HEAD read that skips the router (api/fast-detail.ts), with what the middleware
+   * would give it: the client's token spent first (a client over its limit gets 429 and `read` is never called),
+   * the same headers, 304 and HEAD handling, a failed `read` rendered in the Error shape. Null when `read` finds
+   * nothing, for the router to answer; the token this request spent is not spent again there.
    */
-  answerStored(request: ServerRequest, answer: JsonBytes): Response | null;
+  answerStored(request: ServerRequest, read: () => JsonBytes | null): Response | null;
 }
 
 /**
@@ -60,20 +61,33 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
     'ratelimit-limit': String(limit),
     'ratelimit-policy': `${limit};w=${windowSeconds}`,
   });
-  const take = (request: ServerRequest) => options.limiter.take(toClientAddress(request, options.trustProxy), options.nowMs());
+  // One token a request: one the router is handed after a pass in front of it (answerStored) is not taken again.
+  const spent = new WeakMap<ServerRequest, Taken>();
+  const take = (request: ServerRequest): Taken =>
+    spent.get(request) ?? options.limiter.take(toClientAddress(request, options.trustProxy), options.nowMs());
+  /** The tokens left after a take, or the 429 thrown when there were none. */
+  const admit = (taken: Taken): number => {
+    if (!taken.allowed) {
+      throw apiError(429, 'rate_limited', `Over ${limit} requests per ${windowSeconds} s. Retry after the Retry-After seconds.`, {
+        headers: { 'retry-after': String(taken.retryAfterSeconds), 'ratelimit-remaining': '0' },
+      });
+    }
+    return taken.remaining;
+  };
+  const errorResponse = (error: unknown, remaining: number): Response => {
+    const rendering = toErrorBody(error);
+    return jsonResponse(JSON.stringify(rendering.body), rendering.status, {
+      ...toHeaders(fixedHeaders, remaining),
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      ...rendering.headers,
+    });
+  };
 
   const middleware: Middleware = async (event, next) => {
     let remaining = limit;
     try {
-      if (isRateLimited(event)) {
-        const taken = take(event.req);
-        if (!taken.allowed) {
-          throw apiError(429, 'rate_limited', `Over ${limit} requests per ${windowSeconds} s. Retry after the Retry-After seconds.`, {
-            headers: { 'retry-after': String(taken.retryAfterSeconds), 'ratelimit-remaining': '0' },
-          });
-        }
-        remaining = taken.remaining;
-      }
+      if (isRateLimited(event)) remaining = admit(take(event.req));
       if (event.req.method === 'OPTIONS') return toPreflightResponse(event, toHeaders(fixedHeaders, remaining));
       if (hasMalformedEscape(event.url.pathname)) {
         throw apiError(400, 'not_found', 'The path has a malformed percent-escape, so it names nothing here. See /openapi.json.');
@@ -81,25 +95,29 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
       const result = await next();
       return toResponse(event.req, result, fixedHeaders, remaining);
     } catch (error) {
-      const rendering = toErrorBody(error);
-      return jsonResponse(JSON.stringify(rendering.body), rendering.status, {
-        ...toHeaders(fixedHeaders, remaining),
-        'content-type': 'application/json',
-        'cache-control': 'no-store',
-        ...rendering.headers,
-      });
+      return errorResponse(error, remaining);
     }
   };
 
   return {
     middleware,
-    answerStored(request, answer) {
+    answerStored(request, read) {
       const taken = take(request);
-      if (!taken.allowed) return null;
-      return storedResponse(request, answer, toJsonHeaders(fixedHeaders, taken.remaining, true));
+      let remaining = limit;
+      try {
+        remaining = admit(taken);
+        const answer = read();
+        if (answer) return storedResponse(request, answer, toJsonHeaders(fixedHeaders, remaining, true));
+        spent.set(request, taken);
+        return null;
+      } catch (error) {
+        return errorResponse(error, remaining);
+      }
     },
   };
 }
+
+type Taken = ReturnType<RateLimiter['take']>;
 
 function toHeaders(fixedHeaders: Array<[string, string]>, remaining: number): Record<string, string> {
   const headers: Record<string, string> = { 'ratelimit-remaining': String(remaining) };
