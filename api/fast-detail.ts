@@ -1,6 +1,6 @@
 import type { ServerRequest } from 'srvx';
 import type { DetailCache } from '../data/detail-cache.ts';
-import { JsonBytes, type HttpLayer } from './http.ts';
+import type { HttpLayer } from './http.ts';
 
 /** A fetch handler: what srvx serves and what tests call in process. */
 export type Fetch = (request: ServerRequest) => Response | Promise<Response>;
@@ -23,13 +23,9 @@ const BATCH = 'batch';
  * @example const fetch = withFastDetail(h3.fetch, layer, details); await fetch(new Request('http://x/api/v1/services/a-com'));
  */
 export function withFastDetail(routed: Fetch, layer: HttpLayer, details: DetailCache): Fetch {
-  const read = (id: string) => () => {
-    const detail = details.read(id);
-    return detail && new JsonBytes(detail.body, detail.digest);
-  };
   return (request) => {
     const id = request.method === 'GET' || request.method === 'HEAD' ? toPlainDetailId(request.url) : null;
-    return (id !== null && layer.answerStored(request, read(id))) || routed(request);
+    return (id !== null && layer.answerStored(request, () => details.read(id))) || routed(request);
   };
 }
 

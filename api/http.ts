@@ -25,14 +25,20 @@ const PREFLIGHT_HEADERS = {
 /** The request headers a preflight allows when it names none: every header the API reads. */
 const ALLOWED_REQUEST_HEADERS = 'Content-Type, Idempotency-Key, If-None-Match, PAYMENT-SIGNATURE';
 
+/** A stored answer: JSON as UTF-8 bytes with its digest (data/digest.ts), as data/detail-cache.ts holds them. */
+export interface StoredAnswer {
+  readonly body: Uint8Array;
+  readonly digest: string;
+}
+
 /**
- * JSON a handler already holds as UTF-8 bytes (a stored answer), with its digest: the layer sends it as it is
- * instead of serializing a value, and makes its ETag from the digest instead of hashing.
+ * A stored answer a handler returns: the layer sends its bytes as they are instead of serializing a value, and
+ * makes its ETag from the digest instead of hashing.
  * @example const { body, digest } = details.read(id)!; return new JsonBytes(body, digest);
  */
-export class JsonBytes {
+export class JsonBytes implements StoredAnswer {
   constructor(
-    readonly bytes: Uint8Array,
+    readonly body: Uint8Array,
     readonly digest: string,
   ) {}
 }
@@ -46,7 +52,7 @@ export interface HttpLayer {
    * the same headers, 304 and HEAD handling, a failed `read` rendered in the Error shape. Null when `read` finds
    * nothing, for the router to answer; the token this request spent is not spent again there.
    */
-  answerStored(request: ServerRequest, read: () => JsonBytes | null): Response | null;
+  answerStored(request: ServerRequest, read: () => StoredAnswer | null): Response | null;
 }
 
 /**
@@ -170,7 +176,7 @@ function toResponse(request: ServerRequest, result: unknown, fixedHeaders: Array
   }
   const read = request.method === 'GET' || request.method === 'HEAD';
   const headers = toJsonHeaders(fixedHeaders, remaining, read);
-  if (!read) return jsonResponse(result instanceof JsonBytes ? result.bytes : JSON.stringify(result), 200, headers);
+  if (!read) return jsonResponse(result instanceof JsonBytes ? result.body : JSON.stringify(result), 200, headers);
   if (result instanceof JsonBytes) return storedResponse(request, result, headers);
   const body = JSON.stringify(result);
   return readResponse(request, body, toEtag(body), headers);
@@ -185,8 +191,8 @@ function toJsonHeaders(fixedHeaders: Array<[string, string]>, remaining: number,
 }
 
 /** A read's answer from stored bytes, its ETag made from their digest. */
-function storedResponse(request: ServerRequest, answer: JsonBytes, headers: Record<string, string>): Response {
-  return readResponse(request, answer.bytes, `W/"${answer.digest}"`, headers);
+function storedResponse(request: ServerRequest, answer: StoredAnswer, headers: Record<string, string>): Response {
+  return readResponse(request, answer.body, `W/"${answer.digest}"`, headers);
 }
 
 /** A read's answer: 304 when the client holds this ETag, no body for HEAD. */
