@@ -1,7 +1,8 @@
 /**
  * The list operation: one page of services matching the filters, live first then by id, with counts over all
  * matches. Filters read the facet table (`rail:x402`, `chain:base`, `asset:usdc`), driven by the rarest facet asked
- * for; free text reads the trigram index. Counts are cached until the data changes, since every page of one query
+ * for; free text reads the trigram index, then the matches' rows, or, when matches are common, the services in list
+ * order until the page is full. Counts are cached until the data changes, since every page of one query
  * shares them and only a crawl or a submission changes them.
  */
 import type { Service } from '../api/schemas.ts';
@@ -34,6 +35,8 @@ interface ListQuery {
   pageFrom: string;
   /** FROM ... WHERE ... for the counts (the facet table alone when it can answer). */
   countFrom: string;
+  /** For free text alone: FROM ... WHERE ... walking the services in list order (see walksInOrder). */
+  orderedFrom?: string;
   params: unknown[];
   rank: string;
   key: string;
@@ -42,16 +45,25 @@ interface ListQuery {
 
 const statements = preparedOnce({
   facetSizes: `SELECT facet, count(*) AS size FROM service_facets GROUP BY facet`,
+  services: `SELECT count(*) FROM services`,
 });
 
-/** Per database: counts per query, kept while the data stamp holds, and facet sizes, refreshed now and then. */
-const caches = new WeakMap<DB, { stamp: string; counts: Map<string, Counts>; facetSizes: Map<string, number>; sizedAtMs: number }>();
+interface ListCache {
+  stamp: string;
+  counts: Map<string, Counts>;
+  facetSizes: Map<string, number>;
+  services: number;
+  sizedAtMs: number;
+}
+
+/** Per database: counts per query, kept while the data stamp holds, and sizes, refreshed now and then. */
+const caches = new WeakMap<DB, ListCache>();
 const MAX_CACHED_COUNTS = 2_000;
 /**
- * Facet sizes only choose which filter drives a query, so they may lag: a probe pass commits many times a second,
+ * Sizes only choose how a query is run, so they may lag: a probe pass commits many times a second,
  * and grouping the whole facet table on every change would put a full scan on the request path during crawls.
  */
-const FACET_SIZES_MAX_AGE_MS = 60_000;
+const SIZES_MAX_AGE_MS = 60_000;
 
 /**
  * @example listServices(db, { rail: 'x402', live: true }, { limit: 100, offset: 0 });
@@ -68,18 +80,33 @@ export function listServices(db: DB, filters: ServiceFilters, page: ServicePage)
     if (cache.counts.size >= MAX_CACHED_COUNTS) cache.counts.clear();
     cache.counts.set(countKey, counts);
   }
-  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${query.pageFrom} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
+  const from = query.orderedFrom && walksInOrder(counts.total, page, cache.services) ? query.orderedFrom : query.pageFrom;
+  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
     .all(...query.params, page.limit, page.offset) as ServiceRow[];
   return { counts, services: rows.map(toService) };
 }
 
-function getCache(db: DB) {
+/**
+ * Whether a free-text page is cheaper found by walking every service in list order (the `services_order` index,
+ * read in sequence) and keeping the matches, than by reading each match's row at random and sorting them all.
+ * The walk reads about (offset + limit) / total of the index, so it wins when matches are common. On 100,000
+ * services a step of the walk cost about 1/40 of a random row read (BENCHMARKS.md).
+ * @example walksInOrder(1_200, { limit: 100, offset: 0 }, 100_000); // true: about 8,000 steps against 1,200 reads
+ */
+export function walksInOrder(total: number, page: ServicePage, services: number): boolean {
+  return total * total * WALK_STEPS_PER_ROW_READ > (page.offset + page.limit) * services;
+}
+
+const WALK_STEPS_PER_ROW_READ = 40;
+
+function getCache(db: DB): ListCache {
   const stamp = getDataStamp(db);
   const nowMs = Date.now();
   let cache = caches.get(db);
-  if (!cache || nowMs - cache.sizedAtMs > FACET_SIZES_MAX_AGE_MS) {
+  if (!cache || nowMs - cache.sizedAtMs > SIZES_MAX_AGE_MS) {
     const sizes = statements(db).facetSizes.all() as Array<{ facet: string; size: number }>;
-    cache = { stamp, counts: new Map(), facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), sizedAtMs: nowMs };
+    const services = statements(db).services.pluck().get() as number;
+    cache = { stamp, counts: new Map(), facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services, sizedAtMs: nowMs };
     caches.set(db, cache);
   } else if (cache.stamp !== stamp) {
     cache.stamp = stamp;
@@ -121,6 +148,7 @@ function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): 
   const joined = byFacet ? `FROM service_facets f0 JOIN services s ON s.id = f0.service_id${clause}` : `FROM services s${clause}`;
   return {
     pageFrom: joined,
+    ...(filters.q && !byFacet ? { orderedFrom: `FROM services s INDEXED BY services_order${clause}` } : {}),
     countFrom: byFacet && !filters.q ? `FROM service_facets f0${clause}` : joined,
     params,
     rank,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listProbes, recordProbe } from './probes.ts';
-import { listServices } from './service-list.ts';
+import { listServices, walksInOrder } from './service-list.ts';
 import { applyServiceTerms, getService, getServicesByIds, getStats, listSourceUrls, upsertServices } from './services.ts';
 import { makeService, openTestDatabase } from './testing.ts';
 
@@ -87,6 +87,46 @@ describe('services', () => {
     expect(ids('ai')).toEqual(['c-test']);
     expect(ids('"quoted')).toEqual([]);
     expect(ids('100%')).toEqual([]);
+  });
+
+  it('pages a search the same whether it walks the list order or reads each match (common and rare words)', () => {
+    const db = openTestDatabase();
+    const services = Array.from({ length: 300 }, (_, i) => makeService({
+      id: `svc-${String((i * 7919) % 300).padStart(3, '0')}-test`,
+      description: i % 2 === 0 ? 'Weather by city' : i % 50 === 1 ? 'Folds origami' : 'Token prices',
+    }));
+    upsertServices(db, services, NOW);
+    for (const service of services.filter((_, i) => i % 3 === 0)) recordProbe(db, probe(service.id, true, NOW));
+    const expected = (word: string, live?: boolean) => services
+      .map((service, i) => ({ id: service.id, live: i % 3 === 0, matches: service.description!.toLowerCase().includes(word) }))
+      .filter((row) => row.matches && (live === undefined || row.live === live))
+      .sort((a, b) => Number(b.live) - Number(a.live) || a.id.localeCompare(b.id))
+      .map((row) => row.id);
+    const walk = (q: string, live?: boolean) => {
+      const seen: string[] = [];
+      for (let offset = 0; ; offset += 7) {
+        const page = listServices(db, { q, ...(live === undefined ? {} : { live }) }, { limit: 7, offset }).services;
+        if (page.length === 0) return seen;
+        seen.push(...page.map((s) => s.id));
+      }
+    };
+    expect(walksInOrder(150, { limit: 7, offset: 0 }, 300)).toBe(true);
+    expect(walksInOrder(6, { limit: 7, offset: 0 }, 300)).toBe(false);
+    for (const [word, live] of [['weather', undefined], ['weather', true], ['weather', false], ['origami', undefined], ['origami', true]] as const) {
+      expect(walk(word, live), `${word} live=${live}`).toEqual(expected(word, live));
+    }
+    expect(expected('weather')).toHaveLength(150);
+    expect(expected('origami', true).length).toBeGreaterThan(0);
+  });
+
+  it('walks the list order only when matches are common enough to fill the page early', () => {
+    const page = { limit: 100, offset: 0 };
+    expect(walksInOrder(1_223, page, 100_000)).toBe(true);
+    expect(walksInOrder(569, page, 100_000)).toBe(true);
+    expect(walksInOrder(300, page, 100_000)).toBe(false);
+    expect(walksInOrder(5, page, 100_000)).toBe(false);
+    expect(walksInOrder(1_223, { limit: 100, offset: 5_000 }, 100_000)).toBe(false);
+    expect(walksInOrder(100_000, { limit: 100, offset: 50_000 }, 100_000)).toBe(true);
   });
 
   it('answers a batch in the order asked, leaving out unknown ids', () => {
