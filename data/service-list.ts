@@ -139,16 +139,18 @@ function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): 
     where.push(`${rank} = ?`);
     params.push(filters.live ? 0 : 1);
   }
+  let walkClause: string | undefined;
   if (filters.q) {
     const search = toSearch(filters.q);
+    if (!byFacet) walkClause = toClause([...where, search.rowSql]);
     where.push(search.sql);
     params.push(...search.params);
   }
-  const clause = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
+  const clause = toClause(where);
   const joined = byFacet ? `FROM service_facets f0 JOIN services s ON s.id = f0.service_id${clause}` : `FROM services s${clause}`;
   return {
     pageFrom: joined,
-    ...(filters.q && !byFacet ? { orderedFrom: `FROM services s INDEXED BY services_order${clause}` } : {}),
+    ...(walkClause === undefined ? {} : { orderedFrom: `FROM services s INDEXED BY services_order${walkClause}` }),
     countFrom: byFacet && !filters.q ? `FROM service_facets f0${clause}` : joined,
     params,
     rank,
@@ -157,21 +159,32 @@ function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): 
   };
 }
 
+const toClause = (where: string[]): string => (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '');
+
 /**
- * Free-text search: the trigram index for words of three or more characters (substring match),
- * a LIKE scan over name, category and endpoint when the query has only shorter words.
+ * Free-text search: every word must occur, as a substring, in the name, category, description or an endpoint.
+ * Words of three or more characters are found through the trigram index; shorter ones, which it cannot hold, by
+ * a LIKE over the same four columns of the rows it stores. `sql` finds every match at once; `rowSql` tests one
+ * service, for a walk in list order that stops at a full page.
  */
-function toSearch(q: string): { sql: string; params: unknown[] } {
+function toSearch(q: string): { sql: string; rowSql: string; params: unknown[] } {
   const words = q.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const indexed = words.filter((word) => word.length >= 3);
+  const indexed = words.filter((word) => word.length >= TRIGRAM);
+  const short = words.filter((word) => word.length < TRIGRAM);
+  const likes = short.map(() => `(${SEARCHED_COLUMNS.map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+  const likeParams = short.flatMap((word) => SEARCHED_COLUMNS.map(() => `%${word.replace(/[\\%_]/g, '\\$&')}%`));
   if (indexed.length > 0) {
+    // The trigram match narrows first, so testing the short words on its matches is cheap either way.
     const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-    return { sql: 's.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)', params: [match] };
+    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${['services_fts MATCH ?', ...likes].join(' AND ')})`;
+    return { sql, rowSql: sql, params: [match, ...likeParams] };
   }
-  const like = `%${q.trim().toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
   return {
-    sql: `(lower(s.name) LIKE ? ESCAPE '\\' OR lower(coalesce(s.category, '')) LIKE ? ESCAPE '\\'
-      OR lower(s.endpoint) LIKE ? ESCAPE '\\')`,
-    params: [like, like, like],
+    sql: `s.rowid IN (SELECT rowid FROM services_fts WHERE ${likes.join(' AND ')})`,
+    rowSql: `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${likes.join(' AND ')})`,
+    params: likeParams,
   };
 }
+
+const TRIGRAM = 3;
+const SEARCHED_COLUMNS = ['name', 'category', 'description', 'endpoints'];

@@ -79,12 +79,22 @@ describe('services', () => {
       makeService({ id: 'api-openweather-test', name: 'Forecasts', description: 'Weather by city' }),
       makeService({ id: 'b-test', name: 'Token prices', category: 'finance' }),
       makeService({ id: 'c-test', name: 'AI', endpoint: 'https://c.test/ai/chat' }),
+      makeService({ id: 'd-test', endpoints: [{ ...makeService({ id: 'd-test' }).endpoints[0]!, url: 'https://d.test/v1/pay' },
+        { ...makeService({ id: 'd-test' }).endpoints[0]!, url: 'https://d.test/v2/qr/render' }] }),
     ], NOW);
     const ids = (q: string) => listServices(db, { q }, PAGE).services.map((s) => s.id);
     expect(ids('weather')).toEqual(['api-openweather-test']);
     expect(ids('WEATHER city')).toEqual(['api-openweather-test']);
     expect(ids('financ')).toEqual(['b-test']);
-    expect(ids('ai')).toEqual(['c-test']);
+    expect(ids('render')).toEqual(['d-test']);
+    // Words under three characters are searched in the same columns, and every word must match.
+    expect(ids('by')).toEqual(['api-openweather-test']);
+    expect(ids('ai')).toEqual(['b-test', 'c-test', 'd-test']); // the name "AI", and "Paid data from ..." descriptions
+    expect(ids('qr')).toEqual(['d-test']);
+    expect(ids('ai chat')).toEqual(['c-test']);
+    expect(ids('ai weather')).toEqual([]);
+    expect(ids('by Ci')).toEqual(['api-openweather-test']);
+    expect(ids('_')).toEqual([]);
     expect(ids('"quoted')).toEqual([]);
     expect(ids('100%')).toEqual([]);
   });
@@ -112,7 +122,9 @@ describe('services', () => {
     };
     expect(walksInOrder(150, { limit: 7, offset: 0 }, 300)).toBe(true);
     expect(walksInOrder(6, { limit: 7, offset: 0 }, 300)).toBe(false);
-    for (const [word, live] of [['weather', undefined], ['weather', true], ['weather', false], ['origami', undefined], ['origami', true]] as const) {
+    const cases = [['weather', undefined], ['weather', true], ['weather', false], ['origami', undefined], ['origami', true],
+      ['ci', undefined], ['ci', false], ['ig', undefined]] as const; // and words too short for the trigram index
+    for (const [word, live] of cases) {
       expect(walk(word, live), `${word} live=${live}`).toEqual(expected(word, live));
     }
     expect(expected('weather')).toHaveLength(150);
