@@ -62,16 +62,3 @@ export function cachedStatement(db: DB, sql: string): Database.Statement {
   }
   return statement;
 }
-
-const stampStatements = preparedOnce({
-  stamp: `SELECT (SELECT data_version FROM pragma_data_version()) || ':' || total_changes()`,
-});
-
-/**
- * A value that changes whenever the data does: on a commit by another connection (a crawl child) or a change
- * through this one. Caches of derived answers key on it.
- * @example if (getDataStamp(db) !== cache.stamp) cache.clear();
- */
-export function getDataStamp(db: DB): string {
-  return stampStatements(db).stamp.pluck().get() as string;
-}

@@ -2,11 +2,11 @@
  * The list operation: one page of services matching the filters, live first then by id, with counts over all
  * matches. Filters read the facet table (`rail:x402`, `chain:base`, `asset:usdc`), driven by the rarest facet asked
  * for; free text reads the trigram index, then the matches' rows, or, when matches are common, the services in list
- * order until the page is full. Counts are cached until the data changes, since every page of one query
- * shares them and only a crawl or a submission changes them.
+ * order until the page is full. Counts are cached, since every page of one query shares them: until a change
+ * through this connection, or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child).
  */
 import type { Service } from '../api/schemas.ts';
-import { cachedStatement, getDataStamp, preparedOnce, type DB } from './db.ts';
+import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { SERVICE_COLUMNS, toFacets, toService, type ServiceRow } from './services.ts';
 
 /** The filters of the list operation, already normalized (lower-cased facet values, chain names). */
@@ -46,10 +46,14 @@ interface ListQuery {
 const statements = preparedOnce({
   facetSizes: `SELECT facet, count(*) AS size FROM service_facets GROUP BY facet`,
   services: `SELECT count(*) FROM services`,
+  // data_version moves when another connection commits (a crawl child), total_changes at a write through this one.
+  changes: `SELECT (SELECT data_version FROM pragma_data_version()) AS elsewhere, total_changes() AS here`,
 });
 
 interface ListCache {
-  stamp: string;
+  /** The changes the counts were last cleared at, and when. */
+  changes: Changes;
+  clearedAtMs: number;
   counts: Map<string, Counts>;
   facetSizes: Map<string, number>;
   services: number;
@@ -59,6 +63,12 @@ interface ListCache {
 /** Per database: counts per query, kept while the data stamp holds, and sizes, refreshed now and then. */
 const caches = new WeakMap<DB, ListCache>();
 const MAX_CACHED_COUNTS = 2_000;
+/**
+ * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
+ * anew after each commit made every list request of a pass 3-30 times slower; reads are cacheable for 60 s anyway.
+ * A change through this connection clears them at once.
+ */
+const COUNTS_MAX_LAG_MS = 2_000;
 /**
  * Sizes only choose how a query is run, so they may lag: a probe pass commits many times a second,
  * and grouping the whole facet table on every change would put a full scan on the request path during crawls.
@@ -99,17 +109,27 @@ export function walksInOrder(total: number, page: ServicePage, services: number)
 
 const WALK_STEPS_PER_ROW_READ = 40;
 
+interface Changes {
+  elsewhere: number;
+  here: number;
+}
+
 function getCache(db: DB): ListCache {
-  const stamp = getDataStamp(db);
+  const changes = statements(db).changes.get() as Changes;
   const nowMs = Date.now();
   let cache = caches.get(db);
   if (!cache || nowMs - cache.sizedAtMs > SIZES_MAX_AGE_MS) {
     const sizes = statements(db).facetSizes.all() as Array<{ facet: string; size: number }>;
     const services = statements(db).services.pluck().get() as number;
-    cache = { stamp, counts: new Map(), facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services, sizedAtMs: nowMs };
+    cache = {
+      changes, clearedAtMs: nowMs, counts: new Map(),
+      facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services, sizedAtMs: nowMs,
+    };
     caches.set(db, cache);
-  } else if (cache.stamp !== stamp) {
-    cache.stamp = stamp;
+  } else if (changes.here !== cache.changes.here
+    || (changes.elsewhere !== cache.changes.elsewhere && nowMs - cache.clearedAtMs >= COUNTS_MAX_LAG_MS)) {
+    cache.changes = changes;
+    cache.clearedAtMs = nowMs;
     cache.counts.clear();
   }
   return cache;

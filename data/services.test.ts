@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from './db.ts';
 import { listProbes, recordProbe } from './probes.ts';
 import { listServices, walksInOrder } from './service-list.ts';
 import { applyServiceTerms, getService, getServicesByIds, getStats, listSourceUrls, upsertServices } from './services.ts';
@@ -139,6 +143,39 @@ describe('services', () => {
     expect(walksInOrder(5, page, 100_000)).toBe(false);
     expect(walksInOrder(1_223, { limit: 100, offset: 5_000 }, 100_000)).toBe(false);
     expect(walksInOrder(100_000, { limit: 100, offset: 50_000 }, 100_000)).toBe(true);
+  });
+
+  describe('counts beside a crawl in another process', () => {
+    const dirs: string[] = [];
+    afterEach(() => {
+      vi.useRealTimers();
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('lag its commits by at most two seconds, and follow a change through this connection at once', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'psi-list-counts-'));
+      dirs.push(dir);
+      const served = openDatabase(join(dir, 'index.db'));
+      const crawl = openDatabase(join(dir, 'index.db'));
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(NOW) });
+      upsertServices(served, [makeService({ id: 'a-test' }), makeService({ id: 'b-test' })], NOW);
+      const list = () => listServices(served, { rail: 'x402' }, PAGE);
+      expect(list().counts).toEqual({ total: 2, live: 0, dual_rail: 0 });
+
+      recordProbe(crawl, probe('a-test', true, NOW));
+      vi.advanceTimersByTime(1_000);
+      const during = list();
+      expect(during.services.map((s) => [s.id, s.live])).toEqual([['a-test', true], ['b-test', null]]);
+      expect(during.counts.live).toBe(0);
+      vi.advanceTimersByTime(1_000);
+      expect(list().counts).toEqual({ total: 2, live: 1, dual_rail: 0 });
+
+      recordProbe(crawl, probe('b-test', true, NOW));
+      upsertServices(served, [makeService({ id: 'c-test' })], NOW);
+      expect(list().counts).toEqual({ total: 3, live: 2, dual_rail: 0 });
+      served.close();
+      crawl.close();
+    });
   });
 
   it('answers a batch in the order asked, leaving out unknown ids', () => {
