@@ -26,6 +26,8 @@ export interface ServicePage {
 export interface ListServicesResult {
   counts: { total: number; live: number; dual_rail: number };
   services: Service[];
+  /** Whether services follow this page: read with the page, since counts may lag (COUNTS_MAX_LAG_MS). */
+  more: boolean;
 }
 
 type Counts = ListServicesResult['counts'];
@@ -92,8 +94,9 @@ export function listServices(db: DB, filters: ServiceFilters, page: ServicePage)
   }
   const from = query.orderedFrom && walksInOrder(counts.total, page, cache.services) ? query.orderedFrom : query.pageFrom;
   const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
-    .all(...query.params, page.limit, page.offset) as ServiceRow[];
-  return { counts, services: rows.map(toService) };
+    .all(...query.params, page.limit + 1, page.offset) as ServiceRow[];
+  const more = rows.length > page.limit;
+  return { counts, services: (more ? rows.slice(0, page.limit) : rows).map(toService), more };
 }
 
 /**
@@ -160,8 +163,8 @@ function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): 
     params.push(filters.live ? 0 : 1);
   }
   let walkClause: string | undefined;
-  if (filters.q) {
-    const search = toSearch(filters.q);
+  const search = filters.q ? toSearch(filters.q) : null;
+  if (search) {
     if (!byFacet) walkClause = toClause([...where, search.rowSql]);
     where.push(search.sql);
     params.push(...search.params);
@@ -171,7 +174,7 @@ function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): 
   return {
     pageFrom: joined,
     ...(walkClause === undefined ? {} : { orderedFrom: `FROM services s INDEXED BY services_order${walkClause}` }),
-    countFrom: byFacet && !filters.q ? `FROM service_facets f0${clause}` : joined,
+    countFrom: byFacet && !search ? `FROM service_facets f0${clause}` : joined,
     params,
     rank,
     key: byFacet ? 'f0.service_id' : 's.id',
@@ -183,27 +186,41 @@ const toClause = (where: string[]): string => (where.length > 0 ? ` WHERE ${wher
 
 /**
  * Free-text search: every word must occur, as a substring, in the name, category, description or an endpoint.
- * Words of three or more characters are found through the trigram index; shorter ones, which it cannot hold, by
- * a LIKE over the same four columns of the rows it stores. `sql` finds every match at once; `rowSql` tests one
- * service, for a walk in list order that stops at a full page.
+ * Words of three or more characters are found through the trigram index; shorter ones, which it cannot hold, by a
+ * caseless GLOB over the same four columns of the rows it stores. `sql` finds every match at once; `rowSql` tests
+ * one service, for a walk in list order that stops at a full page.
  */
-function toSearch(q: string): { sql: string; rowSql: string; params: unknown[] } {
+function toSearch(q: string): { sql: string; rowSql: string; params: unknown[] } | null {
   const words = q.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const indexed = words.filter((word) => word.length >= TRIGRAM);
-  const short = words.filter((word) => word.length < TRIGRAM);
-  const likes = short.map(() => `(${SEARCHED_COLUMNS.map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
-  const likeParams = short.flatMap((word) => SEARCHED_COLUMNS.map(() => `%${word.replace(/[\\%_]/g, '\\$&')}%`));
+  if (words.length === 0) return null;
+  const indexed = words.filter((word) => [...word].length >= TRIGRAM);
+  const short = words.filter((word) => [...word].length < TRIGRAM);
+  const globs = short.map(() => `(${SEARCHED_COLUMNS.map((column) => `${column} GLOB ?`).join(' OR ')})`);
+  const globParams = short.flatMap((word) => SEARCHED_COLUMNS.map(() => toCaselessGlob(word)));
   if (indexed.length > 0) {
     // The trigram match narrows first, so testing the short words on its matches is cheap either way.
     const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${['services_fts MATCH ?', ...likes].join(' AND ')})`;
-    return { sql, rowSql: sql, params: [match, ...likeParams] };
+    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${['services_fts MATCH ?', ...globs].join(' AND ')})`;
+    return { sql, rowSql: sql, params: [match, ...globParams] };
   }
   return {
-    sql: `s.rowid IN (SELECT rowid FROM services_fts WHERE ${likes.join(' AND ')})`,
-    rowSql: `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${likes.join(' AND ')})`,
-    params: likeParams,
+    sql: `s.rowid IN (SELECT rowid FROM services_fts WHERE ${globs.join(' AND ')})`,
+    rowSql: `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${globs.join(' AND ')})`,
+    params: globParams,
   };
+}
+
+/**
+ * A GLOB pattern finding `word` anywhere, in any case: each letter as a class of its cases (SQLite's LIKE folds
+ * only ASCII), and GLOB's own characters as classes of one.
+ * @example toCaselessGlob('üb*'); // '*[üÜ][bB][*]*'
+ */
+export function toCaselessGlob(word: string): string {
+  const chars = [...word].map((char) => {
+    const cases = new Set([char, char.toLowerCase(), char.toUpperCase()].filter((one) => [...one].length === 1));
+    return cases.size > 1 || '*?['.includes(char) ? `[${[...cases].join('')}]` : char;
+  });
+  return `*${chars.join('')}*`;
 }
 
 const TRIGRAM = 3;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from './db.ts';
 import { listProbes, recordProbe } from './probes.ts';
-import { listServices, walksInOrder } from './service-list.ts';
+import { listServices, toCaselessGlob, walksInOrder } from './service-list.ts';
 import { applyServiceTerms, getService, getServicesByIds, getStats, listSourceUrls, upsertServices } from './services.ts';
 import { makeService, openTestDatabase } from './testing.ts';
 
@@ -99,6 +99,21 @@ describe('services', () => {
     expect(ids('ai weather')).toEqual([]);
     expect(ids('by Ci')).toEqual(['api-openweather-test']);
     expect(ids('_')).toEqual([]);
+    expect(ids('   ')).toEqual(['api-openweather-test', 'b-test', 'c-test', 'd-test']);
+  });
+
+  it('finds short words in any case, non-ASCII letters and pattern characters included', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [
+      makeService({ id: 'uber-test', name: 'Über Café', description: 'ÉTÉ Ökonomie Ω' }),
+      makeService({ id: 'pct-test', name: 'Rates 5% [beta] *new? a\\b', description: 'Rocket 🚀x' }),
+      makeService({ id: 'plain-test', name: 'Plain' }),
+    ], NOW);
+    const ids = (q: string) => listServices(db, { q }, PAGE).services.map((s) => s.id);
+    for (const q of ['üb', 'ÜB', 'ö', 'ök', 'Ω', 'ω', 'é', 'ÜBER', 'été']) expect(ids(q), q).toEqual(['uber-test']);
+    for (const q of ['%', '5%', '[', '[b', '*', '?', 'w?', '\\', 'a\\', '🚀x', 'ket 🚀x']) expect(ids(q), q).toEqual(['pct-test']);
+    expect(toCaselessGlob('üb*')).toBe('*[üÜ][bB][*]*');
+    expect(toCaselessGlob('5[')).toBe('*5[[]*');
     expect(ids('"quoted')).toEqual([]);
     expect(ids('100%')).toEqual([]);
   });
@@ -170,7 +185,15 @@ describe('services', () => {
       vi.advanceTimersByTime(1_000);
       expect(list().counts).toEqual({ total: 2, live: 1, dual_rail: 0 });
 
+      const live = (offset: number) => listServices(served, { live: true }, { limit: 1, offset });
+      expect(live(0)).toMatchObject({ counts: { total: 1 }, more: false });
       recordProbe(crawl, probe('b-test', true, NOW));
+      vi.advanceTimersByTime(1_000);
+      const firstLive = live(0);
+      expect(firstLive.counts.total).toBe(1); // still the count of two seconds ago...
+      expect(firstLive.more).toBe(true); // ...but the page knows another live service follows
+      expect(live(1)).toMatchObject({ services: [{ id: 'b-test' }], more: false });
+
       upsertServices(served, [makeService({ id: 'c-test' })], NOW);
       expect(list().counts).toEqual({ total: 3, live: 2, dual_rail: 0 });
       served.close();

@@ -13,12 +13,11 @@ export function listServicesRoute({ db, now }: AppDeps) {
   return (event: H3Event): ServiceList => {
     const query = getQuery(event);
     const page = toPage(query);
-    const { counts, services } = listServices(db, toFilters(query), page);
-    const nextOffset = page.offset + services.length;
+    const { counts, services, more } = listServices(db, toFilters(query), page);
     return {
       generated_at: now().toISOString(),
       counts,
-      page: { ...page, next_offset: nextOffset < counts.total && services.length > 0 ? nextOffset : null },
+      page: { ...page, next_offset: more ? page.offset + services.length : null },
       services,
     };
   };
