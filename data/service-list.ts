@@ -187,7 +187,7 @@ const toClause = (where: string[]): string => (where.length > 0 ? ` WHERE ${wher
 /**
  * Free-text search: every word must occur, as a substring, in the name, category, description or an endpoint.
  * Words of three or more characters are found through the trigram index; shorter ones, which it cannot hold, by a
- * caseless GLOB over the same four columns of the rows it stores. `sql` finds every match at once; `rowSql` tests
+ * caseless LIKE or GLOB over the same four columns of the rows it stores. `sql` finds every match at once; `rowSql` tests
  * one service, for a walk in list order that stops at a full page.
  */
 function toSearch(q: string): { sql: string; rowSql: string; params: unknown[] } | null {
@@ -195,19 +195,28 @@ function toSearch(q: string): { sql: string; rowSql: string; params: unknown[] }
   if (words.length === 0) return null;
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
   const short = words.filter((word) => [...word].length < TRIGRAM);
-  const globs = short.map(() => `(${SEARCHED_COLUMNS.map((column) => `${column} GLOB ?`).join(' OR ')})`);
-  const globParams = short.flatMap((word) => SEARCHED_COLUMNS.map(() => toCaselessGlob(word)));
+  const tests = short.map((word) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${toCaseless(word).test}`).join(' OR ')})`);
+  const testParams = short.flatMap((word) => SEARCHED_COLUMNS.map(() => toCaseless(word).pattern));
   if (indexed.length > 0) {
     // The trigram match narrows first, so testing the short words on its matches is cheap either way.
     const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${['services_fts MATCH ?', ...globs].join(' AND ')})`;
-    return { sql, rowSql: sql, params: [match, ...globParams] };
+    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${['services_fts MATCH ?', ...tests].join(' AND ')})`;
+    return { sql, rowSql: sql, params: [match, ...testParams] };
   }
   return {
-    sql: `s.rowid IN (SELECT rowid FROM services_fts WHERE ${globs.join(' AND ')})`,
-    rowSql: `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${globs.join(' AND ')})`,
-    params: globParams,
+    sql: `s.rowid IN (SELECT rowid FROM services_fts WHERE ${tests.join(' AND ')})`,
+    rowSql: `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${tests.join(' AND ')})`,
+    params: testParams,
   };
+}
+
+/**
+ * A test finding `word` anywhere in a column, in any case: LIKE for ASCII (several times faster on a scan), a
+ * caseless GLOB for the rest.
+ */
+function toCaseless(word: string): { test: string; pattern: string } {
+  if (/^[ -~]*$/.test(word)) return { test: `LIKE ? ESCAPE '\\'`, pattern: `%${word.replace(/[\\%_]/g, '\\$&')}%` };
+  return { test: 'GLOB ?', pattern: toCaselessGlob(word) };
 }
 
 /**
