@@ -62,12 +62,12 @@ interface ListCache {
   sizedAtMs: number;
 }
 
-/** Per database: counts per query, kept while the data stamp holds, and sizes, refreshed now and then. */
+/** Per database: counts per query (cleared as COUNTS_MAX_LAG_MS says), and sizes, refreshed now and then. */
 const caches = new WeakMap<DB, ListCache>();
 const MAX_CACHED_COUNTS = 2_000;
 /**
  * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
- * anew after each commit made every list request of a pass 3-30 times slower; reads are cacheable for 60 s anyway.
+ * anew after each commit made list requests during a pass about ten times slower; reads are cacheable for 60 s anyway.
  * A change through this connection clears them at once.
  */
 const COUNTS_MAX_LAG_MS = 2_000;
