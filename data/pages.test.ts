@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  countEndpoints, countProbeDaysSince, countProbesSince, getDataStamp, getEndpointCounts, listAllServices, listAssetSymbols,
+  countEndpoints, countProbeDaysSince, countProbesSince, getAssetLabels, getDataStamp, getEndpointCounts, listAllServices,
   listChangedServiceIds, listEndpoints, listFacetCounts, listProbeDays, listServiceIds,
 } from './pages.ts';
 import { recordProbe } from './probes.ts';
@@ -60,7 +60,7 @@ describe('data/pages.ts', () => {
     expect(facets).toContainEqual({ facet: 'rail:mpp', total: 2, live: 1 });
     expect(facets).toContainEqual({ facet: 'chain:base', total: 2, live: 1 });
     expect(facets).toContainEqual({ facet: 'asset:pathusd', total: 1, live: 0 });
-    expect(listAssetSymbols(db)).toEqual(['USDC', 'pathUSD']);
+    expect(getAssetLabels(db)).toEqual(new Map([['usdc', 'USDC'], ['pathusd', 'pathUSD']]));
   });
 
   it('lists every service in list order, live first', () => {

@@ -59,10 +59,9 @@ const statements = preparedOnce({
   dayCounts: `SELECT coalesce(sum(checks), 0) AS checks, coalesce(sum(challenges), 0) AS challenges FROM probe_days
     WHERE service_id = ? AND day >= ?`,
   days: `SELECT day, checks, challenges, latency_ms_median FROM probe_days WHERE service_id = ? AND day >= ? ORDER BY day`,
-  facets: `SELECT facet, count(*) AS total, coalesce(sum(live_rank = 0), 0) AS live FROM service_facets GROUP BY facet
-    ORDER BY facet`,
+  facets: `SELECT facet, size AS total, live FROM facet_tallies ORDER BY facet`,
   ids: `SELECT id FROM services ORDER BY live_rank, id`,
-  assets: `SELECT DISTINCT a.value AS symbol FROM services s, json_each(s.assets) a ORDER BY a.value`,
+  assets: `SELECT key, symbol FROM asset_symbols`,
   stamp: `SELECT count(*) AS services, max(updated_at) AS maxUpdatedAt,
       (SELECT coalesce(max(id), 0) FROM probes) AS maxProbeId FROM services`,
   probedSince: `SELECT DISTINCT service_id FROM probes WHERE id > ?`,
@@ -131,9 +130,10 @@ export function listFacetCounts(db: DB): FacetCount[] {
   return statements(db).facets.all() as FacetCount[];
 }
 
-/** Every asset symbol services list, as first written (`USDC`, `pathUSD`), sorted. */
-export function listAssetSymbols(db: DB): string[] {
-  return (statements(db).assets.all() as Array<{ symbol: string }>).map((row) => row.symbol);
+/** How each asset filter value was first written (`pathusd` -> `pathUSD`), for every asset ever listed. */
+export function getAssetLabels(db: DB): Map<string, string> {
+  const rows = statements(db).assets.all() as Array<{ key: string; symbol: string }>;
+  return new Map(rows.map((row) => [row.key, row.symbol]));
 }
 
 /** Every service id, in list order (live first, then id). */

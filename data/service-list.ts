@@ -46,8 +46,8 @@ interface ListQuery {
 }
 
 const statements = preparedOnce({
-  facetSizes: `SELECT facet, count(*) AS size FROM service_facets GROUP BY facet`,
-  services: `SELECT count(*) FROM services`,
+  facetSizes: `SELECT facet, size FROM facet_tallies`,
+  services: `SELECT total FROM service_tallies`,
   // data_version moves when another connection commits (a crawl child), total_changes at a write through this one.
   changes: `SELECT (SELECT data_version FROM pragma_data_version()) AS elsewhere, total_changes() AS here`,
 });
@@ -59,10 +59,9 @@ interface ListCache {
   counts: Map<string, Counts>;
   facetSizes: Map<string, number>;
   services: number;
-  sizedAtMs: number;
 }
 
-/** Per database: counts per query (cleared as COUNTS_MAX_LAG_MS says), and sizes, refreshed now and then. */
+/** Per database: counts per query and the sizes that plan queries, both cleared as COUNTS_MAX_LAG_MS says. */
 const caches = new WeakMap<DB, ListCache>();
 const MAX_CACHED_COUNTS = 2_000;
 /**
@@ -71,11 +70,6 @@ const MAX_CACHED_COUNTS = 2_000;
  * A change through this connection clears them at once.
  */
 const COUNTS_MAX_LAG_MS = 2_000;
-/**
- * Sizes only choose how a query is run, so they may lag: a probe pass commits many times a second,
- * and grouping the whole facet table on every change would put a full scan on the request path during crawls.
- */
-const SIZES_MAX_AGE_MS = 60_000;
 
 /**
  * @example listServices(db, { rail: 'x402', live: true }, { limit: 100, offset: 0 });
@@ -118,24 +112,19 @@ interface Changes {
 }
 
 function getCache(db: DB): ListCache {
-  const changes = statements(db).changes.get() as Changes;
+  const s = statements(db);
+  const changes = s.changes.get() as Changes;
   const nowMs = Date.now();
-  let cache = caches.get(db);
-  if (!cache || nowMs - cache.sizedAtMs > SIZES_MAX_AGE_MS) {
-    const sizes = statements(db).facetSizes.all() as Array<{ facet: string; size: number }>;
-    const services = statements(db).services.pluck().get() as number;
-    cache = {
-      changes, clearedAtMs: nowMs, counts: new Map(),
-      facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services, sizedAtMs: nowMs,
-    };
-    caches.set(db, cache);
-  } else if (changes.here !== cache.changes.here
-    || (changes.elsewhere !== cache.changes.elsewhere && nowMs - cache.clearedAtMs >= COUNTS_MAX_LAG_MS)) {
-    cache.changes = changes;
-    cache.clearedAtMs = nowMs;
-    cache.counts.clear();
-  }
-  return cache;
+  const cache = caches.get(db);
+  if (cache && changes.here === cache.changes.here
+    && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
+  const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
+  const fresh: ListCache = {
+    changes, clearedAtMs: nowMs, counts: new Map(),
+    facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services: s.services.pluck().get() as number,
+  };
+  caches.set(db, fresh);
+  return fresh;
 }
 
 function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): ListQuery {

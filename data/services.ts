@@ -49,10 +49,9 @@ const statements = preparedOnce({
   byId: `SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.id = ?`,
   byIds: `SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.id IN (SELECT value FROM json_each(?))`,
   sourceUrls: `SELECT source, url FROM service_sources WHERE service_id = ? ORDER BY source, url`,
-  stats: `SELECT count(*) AS total, count(*) FILTER (WHERE live = 1) AS live,
-      count(live) AS probed, coalesce(sum(dual_rail), 0) AS dual_rail, max(last_probe_at) AS last_probe_at
-    FROM services`,
-  railsInUse: `SELECT count(DISTINCT facet) AS rails FROM service_facets WHERE facet LIKE 'rail:%'`,
+  stats: `SELECT total, live, probed, dual_rail, last_probe_at,
+      (SELECT count(*) FROM facet_tallies WHERE facet >= 'rail:' AND facet < 'rail;') AS rails
+    FROM service_tallies`,
   endpoints: `SELECT url, method, description, price_usd, price_display, rails, chains, assets, example_body FROM service_endpoints
     WHERE service_id = ? ORDER BY position`,
   updateTerms: `UPDATE services SET rails = @rails, chains = @chains, assets = @assets, dual_rail = @dual_rail,
@@ -189,7 +188,7 @@ export function getServicesByIds(db: DB, ids: readonly string[]): Service[] {
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** Census counts over the whole index. */
+/** Census counts over the whole index, from the tallies the schema keeps (data/migrations/008-tallies.ts). */
 export function getStats(db: DB): {
   total: number;
   live: number;
@@ -198,10 +197,7 @@ export function getStats(db: DB): {
   rails: number;
   last_probe_at: string | null;
 } {
-  const s = statements(db);
-  const stats = s.stats.get() as Omit<ReturnType<typeof getStats>, 'rails'>;
-  const { rails } = s.railsInUse.get() as { rails: number };
-  return { ...stats, rails };
+  return statements(db).stats.get() as ReturnType<typeof getStats>;
 }
 
 /** A services row (selected with SERVICE_COLUMNS) in the list shape. */

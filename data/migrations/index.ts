@@ -5,6 +5,7 @@ import * as listIndexes from './004-list-indexes.ts';
 import * as serviceDetails from './005-service-details.ts';
 import * as submissionKeys from './006-submission-keys.ts';
 import * as detailRevisions from './007-detail-revisions.ts';
+import * as tallies from './008-tallies.ts';
 
 /** Every migration in order; the position + 1 is the schema version it brings the database to. */
 export const migrations: ReadonlyArray<{ name: string; up: string }> = [
@@ -15,4 +16,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string }> = [
   { name: '005-service-details', ...serviceDetails },
   { name: '006-submission-keys', ...submissionKeys },
   { name: '007-detail-revisions', ...detailRevisions },
+  { name: '008-tallies', ...tallies },
 ];

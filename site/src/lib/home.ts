@@ -1,6 +1,6 @@
 import { toFilters } from '../../../api/query.ts';
 import type { DB } from '../../../data/db.ts';
-import { listAssetSymbols, listFacetCounts, type FacetCount } from '../../../data/pages.ts';
+import { getAssetLabels, listFacetCounts, type FacetCount } from '../../../data/pages.ts';
 import { listServices } from '../../../data/service-list.ts';
 import { getStats } from '../../../data/services.ts';
 import { toRailLabel } from './directories.ts';
@@ -61,7 +61,7 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
   const { counts, services } = listServices(db, filters, { limit: HOME_PAGE_SIZE, offset: query.offset });
   const stats = getStats(db);
   const facets = listFacetCounts(db);
-  const assetLabels = new Map(listAssetSymbols(db).map((symbol) => [symbol.toLowerCase(), symbol]));
+  const assetLabels = getAssetLabels(db);
   const options = (kind: 'rail' | 'chain' | 'asset', label: (value: string) => string) =>
     toOptions(facets, kind, normalized, label);
   const from = query.offset + 1;
