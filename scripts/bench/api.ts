@@ -84,6 +84,8 @@ function toScenarios(ids: string[], random: Random): Scenario[] {
     { label: 'detail', target: paths(ids.map((id) => `/api/v1/services/${id}`)), minRatio: 0.6 },
     { label: 'filtered list', target: paths(LIST_QUERIES.map((query) => `/api/v1/services?${query}`)), maxP99Ms: 10 },
     { label: 'q search', target: paths(Q_WORDS.map((word) => `/api/v1/services?q=${word}`)), maxP99Ms: 10 },
+    // No target in the issue: the census is read by agents and every home page, so it is watched here.
+    { label: 'stats', target: paths(['/api/v1/stats']), maxP99Ms: 10 },
     {
       label: 'batch of 100',
       target: { method: 'POST', next: rotate(batches.map((body) => ({ path: '/api/v1/services/batch', body }))) },
