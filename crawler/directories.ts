@@ -62,23 +62,37 @@ export function toDirectoryConfig(value: string): DirectoryConfig {
   return { kind, url };
 }
 
+export interface DirectoryRead extends ParseResult {
+  pages: number;
+  /** Why a later page could not be read: the pages before it are kept, but the directory was not read in full. */
+  incomplete: string | null;
+}
+
 /**
  * Reads one whole directory: every page of a Bazaar list (until `offset >= total`, an empty page, or a page that
- * repeats the previous one because the directory ignores `offset`), or the one document of the other kinds. Throws a `DirectoryError` when the first page fails.
+ * repeats the previous one because the directory ignores `offset`), or the one document of the other kinds.
+ * Throws a `DirectoryError` when the first page fails; a later page failing ends the read with what came before.
  */
-export async function readDirectory(config: DirectoryConfig, options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Promise<ParseResult & { pages: number }> {
+export async function readDirectory(config: DirectoryConfig, options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Promise<DirectoryRead> {
   const parse = DIRECTORY_PARSERS[config.kind];
   if (!parse) throw new Error(`no reader for directory kind ${config.kind}`);
   if (config.kind !== 'bazaar') {
-    return { ...parse(await fetchJson(config.url, options), config.url), pages: 1 };
+    return { ...parse(await fetchJson(config.url, options), config.url), pages: 1, incomplete: null };
   }
-  const result: ParseResult & { pages: number } = { endpoints: [], skipped: 0, pages: 0 };
+  const result: DirectoryRead = { endpoints: [], skipped: 0, pages: 0, incomplete: null };
   const seen = new Set<string>();
   let offset = 0;
   let previousFirst: unknown;
   while (result.pages < MAX_DIRECTORY_PAGES) {
     const pageUrl = withPaging(config.url, offset);
-    const page = await fetchJson(pageUrl, options);
+    let page: unknown;
+    try {
+      page = await fetchJson(pageUrl, options);
+    } catch (error) {
+      if (result.pages === 0) throw error;
+      result.incomplete = `the page at offset ${offset} ${(error as Error).message}`;
+      break;
+    }
     const parsed = parse(page, config.url);
     result.pages += 1;
     result.skipped += parsed.skipped;

@@ -12,6 +12,7 @@ const mpp = readFileSync(new URL('./sources/fixtures/mpp-services.excerpt.json',
 const NOW = () => new Date('2026-11-01T00:00:00.000Z');
 const bazaarRequests: string[] = [];
 let secondBazaarUp = true;
+let bazaarFailsAfterFirstPage = false;
 
 /** A real local directory host: a Bazaar list that snaps pages to 2 items, mpp.dev, and broken directories. */
 let server: Server;
@@ -22,6 +23,7 @@ beforeAll(async () => {
     if (url.pathname === '/discovery/resources') {
       bazaarRequests.push(url.search);
       const offset = Number(url.searchParams.get('offset') ?? 0);
+      if (offset > 0 && bazaarFailsAfterFirstPage) return res.writeHead(500).end();
       const items = bazaar.items.slice(offset, offset + 2);
       res.setHeader('content-type', 'application/json');
       return res.end(JSON.stringify({ x402Version: 1, items, pagination: { limit: 2, offset, total: bazaar.items.length } }));
@@ -107,6 +109,28 @@ describe('discover', () => {
       secondBazaarUp = true;
     }
     expect(paths()).toContain('/from-second');
+  });
+
+  it('keeps the pages a directory gave before a later one failed, and unlists nothing of its kind', async () => {
+    const bazaar = [toDirectoryConfig(`bazaar=${origin}/discovery/resources`)];
+    const fresh = openTestDatabase();
+    const crawled = openTestDatabase();
+    await discover(crawled, { directories: bazaar, now: NOW });
+    const ids = listServices(crawled, {}, { limit: 100, offset: 0 }).services.map((s) => s.id);
+    const before = ids.map((id) => getServiceInput(crawled, id));
+    bazaarFailsAfterFirstPage = true;
+    try {
+      const summary = await discover(fresh, { directories: bazaar, now: NOW });
+      expect(summary.directories[0]).toMatchObject({ endpoints: 2, pages: 1, error: 'the page at offset 2 answered 500' });
+      expect(summary.services.new).toBeGreaterThan(0);
+      await discover(crawled, { directories: bazaar, now: () => new Date('2026-11-02T00:00:00.000Z') });
+    } finally {
+      bazaarFailsAfterFirstPage = false;
+    }
+    const firstPage = listServices(fresh, {}, { limit: 100, offset: 0 }).services.map((s) => s.id);
+    expect(firstPage.length).toBeGreaterThan(0);
+    expect(ids).toEqual(expect.arrayContaining(firstPage));
+    expect(ids.map((id) => getServiceInput(crawled, id))).toEqual(before);
   });
 
   it('keeps listings from sources it did not read, and a still-listed main endpoint', async () => {

@@ -7,7 +7,10 @@ import type { DiscoveredEndpoint } from './discovered.ts';
 import { mergeWithStored } from './merge.ts';
 
 export interface DiscoverySummary {
-  /** Per directory URL: endpoints found, malformed items skipped, pages read, or the error. */
+  /**
+   * Per directory URL: endpoints found, malformed items skipped, pages read, and the error; a directory whose later
+   * page failed has both its first pages' endpoints and the error.
+   */
   directories: Array<{ kind: string; url: string; endpoints: number; skipped: number; pages: number; error: string | null }>;
   services: { found: number; new: number; updated: number };
 }
@@ -30,16 +33,16 @@ export async function discover(db: DB, options: DiscoverOptions): Promise<Discov
   const results = await Promise.all(
     options.directories.map(async (config) => {
       try {
-        const result = await readDirectory(config, { timeoutMs: options.timeoutMs });
-        return { config, ...result, error: null };
+        const { incomplete, ...result } = await readDirectory(config, { timeoutMs: options.timeoutMs });
+        return { config, ...result, error: incomplete };
       } catch (error) {
         return { config, endpoints: [], skipped: 0, pages: 0, error: (error as Error).message };
       }
     }),
   );
   const endpoints = [...results.flatMap((r) => r.endpoints), ...(options.extra ?? [])];
-  // A kind's stored listings are replaced only when every directory of that kind was read: the eight Bazaar
-  // facilitators share one kind, and one of them being down must not unlist what only it lists.
+  // A kind's stored listings are replaced only when every directory of that kind was read in full: the eight Bazaar
+  // facilitators share one kind, and one of them being down (or failing halfway) must not unlist what only it lists.
   const failedKinds = new Set(results.filter((r) => r.error !== null).map((r) => r.config.kind as string));
   const crawledKinds = new Set([
     ...results.map((r) => r.config.kind as string).filter((kind) => !failedKinds.has(kind)),

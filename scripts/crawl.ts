@@ -67,7 +67,9 @@ function createProgress() {
 function printSummary(summary: CrawlSummary): void {
   const { discovery, probes, submissions } = summary;
   for (const d of discovery?.directories ?? []) {
-    console.log(`${d.kind.padEnd(8)} ${d.url}: ${d.error ? `FAILED (${d.error})` : `${d.endpoints} endpoints, ${d.skipped} skipped, ${d.pages} page(s)`}`);
+    const read = `${d.endpoints} endpoints, ${d.skipped} skipped, ${d.pages} page(s)`;
+    const outcome = !d.error ? read : d.pages > 0 ? `${read}, then FAILED (${d.error}); none of its listings is dropped` : `FAILED (${d.error})`;
+    console.log(`${d.kind.padEnd(8)} ${d.url}: ${outcome}`);
   }
   if (discovery) console.log(`services: ${discovery.services.found} found, ${discovery.services.new} new, ${discovery.services.updated} updated`);
   if (probes) {
