@@ -37,7 +37,7 @@ interface ListQuery {
   pageFrom: string;
   /** FROM ... WHERE ... for the counts (the facet table alone when it can answer). */
   countFrom: string;
-  /** For free text alone: FROM ... WHERE ... walking the services in list order (see walksInOrder). */
+  /** For free text: FROM ... WHERE ... walking the services in list order (see walksInOrder). */
   orderedFrom?: string;
   params: unknown[];
   rank: string;
@@ -133,40 +133,37 @@ function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): 
     chains: filters.chain ? [filters.chain] : [],
     assets: filters.asset ? [filters.asset] : [],
   }).sort((a, b) => (facetSizes.get(a) ?? 0) - (facetSizes.get(b) ?? 0));
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const [driving, ...others] = facets;
+  const search = filters.q ? toSearch(filters.q) : null;
+  // With free text the matches drive (or a walk in list order) and every facet is tested per service: a facet
+  // driving beside the matches made SQLite probe each of its rows once per match (18-111 s on 100,000 services).
+  const driving = search ? undefined : facets[0];
   const byFacet = driving !== undefined;
   const rank = byFacet ? 'f0.live_rank' : 's.live_rank';
-  if (byFacet) {
-    where.push('f0.facet = ?');
-    params.push(driving);
-    for (const facet of others) {
-      where.push(`EXISTS (SELECT 1 FROM service_facets f WHERE f.facet = ? AND f.live_rank = f0.live_rank
-        AND f.service_id = f0.service_id)`);
-      params.push(facet);
-    }
+  const key = byFacet ? 'f0.service_id' : 's.id';
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => {
+    where.push(sql);
+    params.push(...values);
+  };
+  if (byFacet) add('f0.facet = ?', driving);
+  if (filters.live !== undefined) add(`${rank} = ?`, filters.live ? 0 : 1);
+  // The search comes before the facet tests, so a walk passes over most services on the match alone.
+  const searchAt = where.length;
+  if (search) add(search.sql, ...search.params);
+  for (const facet of byFacet ? facets.slice(1) : facets) {
+    add(`EXISTS (SELECT 1 FROM service_facets f WHERE f.facet = ? AND f.live_rank = ${rank} AND f.service_id = ${key})`, facet);
   }
-  if (filters.live !== undefined) {
-    where.push(`${rank} = ?`);
-    params.push(filters.live ? 0 : 1);
-  }
-  let walkClause: string | undefined;
-  const search = filters.q ? toSearch(filters.q) : null;
-  if (search) {
-    if (!byFacet) walkClause = toClause([...where, search.rowSql]);
-    where.push(search.sql);
-    params.push(...search.params);
-  }
+  const walkClause = search ? toClause(where.map((sql, i) => (i === searchAt ? search.rowSql : sql))) : undefined;
   const clause = toClause(where);
   const joined = byFacet ? `FROM service_facets f0 JOIN services s ON s.id = f0.service_id${clause}` : `FROM services s${clause}`;
   return {
     pageFrom: joined,
     ...(walkClause === undefined ? {} : { orderedFrom: `FROM services s INDEXED BY services_order${walkClause}` }),
-    countFrom: byFacet && !search ? `FROM service_facets f0${clause}` : joined,
+    countFrom: byFacet ? `FROM service_facets f0${clause}` : joined,
     params,
     rank,
-    key: byFacet ? 'f0.service_id' : 's.id',
+    key,
     dual: byFacet ? 'f0.dual_rail' : 's.dual_rail',
   };
 }

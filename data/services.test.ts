@@ -118,23 +118,25 @@ describe('services', () => {
     expect(ids('100%')).toEqual([]);
   });
 
-  it('pages a search the same whether it walks the list order or reads each match (common and rare words)', () => {
+  it('pages a search the same whether it walks the list order or reads each match (common and rare words, with a facet)', () => {
     const db = openTestDatabase();
     const services = Array.from({ length: 300 }, (_, i) => makeService({
       id: `svc-${String((i * 7919) % 300).padStart(3, '0')}-test`,
       description: i % 2 === 0 ? 'Weather by city' : i % 50 === 1 ? 'Folds origami' : 'Token prices',
+      rails: i % 5 === 0 ? ['mpp'] : ['x402'],
     }));
     upsertServices(db, services, NOW);
     for (const service of services.filter((_, i) => i % 3 === 0)) recordProbe(db, probe(service.id, true, NOW));
-    const expected = (word: string, live?: boolean) => services
-      .map((service, i) => ({ id: service.id, live: i % 3 === 0, matches: service.description!.toLowerCase().includes(word) }))
+    const expected = (word: string, live?: boolean, rail?: 'x402' | 'mpp') => services
+      .map((service, i) => ({ id: service.id, live: i % 3 === 0, matches: service.description!.toLowerCase().includes(word) && (!rail || service.rails.includes(rail)) }))
       .filter((row) => row.matches && (live === undefined || row.live === live))
       .sort((a, b) => Number(b.live) - Number(a.live) || a.id.localeCompare(b.id))
       .map((row) => row.id);
-    const walk = (q: string, live?: boolean) => {
+    const walk = (q: string, live?: boolean, rail?: 'x402' | 'mpp') => {
       const seen: string[] = [];
       for (let offset = 0; ; offset += 7) {
-        const page = listServices(db, { q, ...(live === undefined ? {} : { live }) }, { limit: 7, offset }).services;
+        const filters = { q, ...(live === undefined ? {} : { live }), ...(rail ? { rail } : {}) };
+        const page = listServices(db, filters, { limit: 7, offset }).services;
         if (page.length === 0) return seen;
         seen.push(...page.map((s) => s.id));
       }
@@ -142,10 +144,12 @@ describe('services', () => {
     expect(walksInOrder(150, { limit: 7, offset: 0 }, 300)).toBe(true);
     expect(walksInOrder(6, { limit: 7, offset: 0 }, 300)).toBe(false);
     const cases = [['weather', undefined], ['weather', true], ['weather', false], ['origami', undefined], ['origami', true],
-      ['ci', undefined], ['ci', false], ['ig', undefined]] as const; // and words too short for the trigram index
-    for (const [word, live] of cases) {
-      expect(walk(word, live), `${word} live=${live}`).toEqual(expected(word, live));
+      ['ci', undefined], ['ci', false], ['ig', undefined], // and words too short for the trigram index
+      ['weather', undefined, 'mpp'], ['weather', true, 'x402'], ['origami', undefined, 'x402'], ['ci', false, 'mpp']] as const;
+    for (const [word, live, rail] of cases) {
+      expect(walk(word, live, rail), `${word} live=${live} rail=${rail}`).toEqual(expected(word, live, rail));
     }
+    expect(expected('weather', undefined, 'mpp').length).toBeGreaterThan(0);
     expect(expected('weather')).toHaveLength(150);
     expect(expected('origami', true).length).toBeGreaterThan(0);
   });

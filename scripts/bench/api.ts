@@ -26,6 +26,9 @@ const LIST_QUERIES = [
 ];
 /** Search words that each match 0.6-1.2 % of the synthetic services (a realistic share for one topic). */
 const Q_WORDS = ['weather', 'horoscope', 'earthquake', 'patent', 'tariff', 'chess'];
+/** The same words beside a filter, as an agent narrows a search to what it can pay. */
+const FILTERED_Q = ['rail=x402&q=weather', 'chain=base&q=horoscope', 'rail=mpp&q=earthquake', 'asset=usdc&q=patent',
+  'chain=solana&live=true&q=tariff', 'rail=x402&chain=base&q=chess'];
 
 interface Scenario {
   label: string;
@@ -84,6 +87,7 @@ function toScenarios(ids: string[], random: Random): Scenario[] {
     { label: 'detail', target: paths(ids.map((id) => `/api/v1/services/${id}`)), minRatio: 0.6 },
     { label: 'filtered list', target: paths(LIST_QUERIES.map((query) => `/api/v1/services?${query}`)), maxP99Ms: 10 },
     { label: 'q search', target: paths(Q_WORDS.map((word) => `/api/v1/services?q=${word}`)), maxP99Ms: 10 },
+    { label: 'q with a filter', target: paths(FILTERED_Q.map((query) => `/api/v1/services?${query}`)) },
     // No target in the issue: the census is read by agents and every home page, so it is watched here.
     { label: 'stats', target: paths(['/api/v1/stats']), maxP99Ms: 10 },
     {
