@@ -36,6 +36,14 @@ beforeAll(async () => {
       const item = { ...bazaar.items[0], resource: `${new URL(bazaar.items[0].resource).origin}/from-second` };
       return res.end(JSON.stringify({ x402Version: 1, items: [item], pagination: { limit: 100, offset: 0, total: 1 } }));
     }
+    if (url.pathname === '/split-bazaar') {
+      // One host's endpoints on both pages: /a on the first, /b on the second.
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      if (offset > 0 && bazaarFailsAfterFirstPage) return res.writeHead(500).end();
+      const at = (path: string) => ({ ...bazaar.items[0], resource: `http://split.example${path}` });
+      const items = offset === 0 ? [at('/a'), bazaar.items[1]] : [at('/b')];
+      return res.end(JSON.stringify({ x402Version: 1, items, pagination: { limit: 2, offset, total: 3 } }));
+    }
     if (url.pathname === '/api/services') return res.end(mpp);
     if (url.pathname === '/500') return res.writeHead(500).end('oops');
     if (url.pathname === '/not-json') return res.end('<html>directory</html>');
@@ -131,6 +139,22 @@ describe('discover', () => {
     expect(firstPage.length).toBeGreaterThan(0);
     expect(ids).toEqual(expect.arrayContaining(firstPage));
     expect(ids.map((id) => getServiceInput(crawled, id))).toEqual(before);
+  });
+
+  it('keeps the endpoints a host has on the pages a failing directory did not give', async () => {
+    const db = openTestDatabase();
+    const split = [toDirectoryConfig(`bazaar=${origin}/split-bazaar`)];
+    const paths = () => getServiceInput(db, 'split-example')!.endpoints.map((e) => new URL(e.url).pathname).sort();
+    await discover(db, { directories: split, now: NOW });
+    expect(paths()).toEqual(['/a', '/b']);
+    const before = getServiceInput(db, 'split-example');
+    bazaarFailsAfterFirstPage = true;
+    try {
+      await discover(db, { directories: split, now: () => new Date('2026-11-02T00:00:00.000Z') });
+    } finally {
+      bazaarFailsAfterFirstPage = false;
+    }
+    expect(getServiceInput(db, 'split-example')).toEqual(before);
   });
 
   it('keeps listings from sources it did not read, and a still-listed main endpoint', async () => {

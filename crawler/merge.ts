@@ -12,9 +12,11 @@ export function mergeWithStored(found: ServiceInput, stored: ServiceInput | null
   if (!stored) return found;
   const refKey = (ref: ServiceInput['sources'][number]) => `${ref.source} ${ref.url ?? ''}`;
   const foundRefs = new Set(found.sources.map(refKey));
-  const keptSources = stored.sources.filter((ref) => !crawledKinds.has(ref.source) && !foundRefs.has(refKey(ref)));
+  // A directory read only in part lists the host again, but its unread pages may hold more of the host's endpoints.
+  const uncrawled = stored.sources.filter((ref) => !crawledKinds.has(ref.source));
+  const keptSources = uncrawled.filter((ref) => !foundRefs.has(refKey(ref)));
   const merged: ServiceInput =
-    keptSources.length === 0
+    uncrawled.length === 0
       ? found
       : {
           ...found,
