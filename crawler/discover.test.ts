@@ -20,10 +20,11 @@ let origin = '';
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const pageFails = offset > 0 && bazaarFailsAfterFirstPage;
     if (url.pathname === '/discovery/resources') {
       bazaarRequests.push(url.search);
-      const offset = Number(url.searchParams.get('offset') ?? 0);
-      if (offset > 0 && bazaarFailsAfterFirstPage) return res.writeHead(500).end();
+      if (pageFails) return res.writeHead(500).end();
       const items = bazaar.items.slice(offset, offset + 2);
       res.setHeader('content-type', 'application/json');
       return res.end(JSON.stringify({ x402Version: 1, items, pagination: { limit: 2, offset, total: bazaar.items.length } }));
@@ -38,8 +39,7 @@ beforeAll(async () => {
     }
     if (url.pathname === '/split-bazaar') {
       // One host's endpoints on both pages: /a on the first, /b on the second.
-      const offset = Number(url.searchParams.get('offset') ?? 0);
-      if (offset > 0 && bazaarFailsAfterFirstPage) return res.writeHead(500).end();
+      if (pageFails) return res.writeHead(500).end();
       const at = (path: string) => ({ ...bazaar.items[0], resource: `http://split.example${path}` });
       const items = offset === 0 ? [at('/a'), bazaar.items[1]] : [at('/b')];
       return res.end(JSON.stringify({ x402Version: 1, items, pagination: { limit: 2, offset, total: 3 } }));

@@ -1,7 +1,7 @@
 import type { Service } from '../api/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { listServices } from './service-list.ts';
-import { getServicesByIds } from './services.ts';
+import { getServicesByIds, getStats } from './services.ts';
 import type { Price, Rail } from './types.ts';
 
 /**
@@ -143,7 +143,7 @@ export function listServiceIds(db: DB): string[] {
 
 /** Every service in the list shape, in list order. */
 export function listAllServices(db: DB): Service[] {
-  const total = getDataStamp(db).services;
+  const total = getStats(db).total;
   if (total === 0) return [];
   return listServices(db, {}, { limit: total, offset: 0 }).services;
 }

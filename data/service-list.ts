@@ -180,9 +180,9 @@ function toSearch(q: string): { sql: string; rowSql: string; params: unknown[] }
   const words = q.trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return null;
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
-  const short = words.filter((word) => [...word].length < TRIGRAM);
-  const tests = short.map((word) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${toCaseless(word).test}`).join(' OR ')})`);
-  const testParams = short.flatMap((word) => SEARCHED_COLUMNS.map(() => toCaseless(word).pattern));
+  const caseless = words.filter((word) => [...word].length < TRIGRAM).map(toCaseless);
+  const tests = caseless.map(({ test }) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${test}`).join(' OR ')})`);
+  const testParams = caseless.flatMap(({ pattern }) => SEARCHED_COLUMNS.map(() => pattern));
   if (indexed.length > 0) {
     // The trigram match narrows first, so testing the short words on its matches is cheap either way.
     const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
