@@ -1,12 +1,14 @@
 /**
  * The list operation: one page of services matching the filters, live first then by id, with counts over all
  * matches. Filters read the facet table (`rail:x402`, `chain:base`, `asset:usdc`), driven by the rarest facet asked
- * for; free text reads the trigram index, then the matches' rows, or, when matches are common, the services in list
- * order until the page is full. Counts are cached, since every page of one query shares them: until a change
- * through this connection, or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child).
+ * for; free text reads the trigram index (data/search.ts) and, when matches are few, keeps their order so that each
+ * page is read by rowid, or, when they are common, walks the services in list order until the page is full. What every
+ * page of one query shares (its counts, a search's order) is cached until a change through this connection, or for up
+ * to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as they are, in that order.
  */
 import type { Service } from '../api/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
+import { toSearch } from './search.ts';
 import { SERVICE_COLUMNS, toFacets, toService, type ServiceRow } from './services.ts';
 
 /** The filters of the list operation, already normalized (lower-cased facet values, chain names). */
@@ -26,7 +28,7 @@ export interface ServicePage {
 export interface ListServicesResult {
   counts: { total: number; live: number; dual_rail: number };
   services: Service[];
-  /** Whether services follow this page: read with the page, since counts may lag (COUNTS_MAX_LAG_MS). */
+  /** Whether services follow this page: read with the page (or a search's order), since counts may lag (COUNTS_MAX_LAG_MS). */
   more: boolean;
 }
 
@@ -37,7 +39,10 @@ interface ListQuery {
   pageFrom: string;
   /** FROM ... WHERE ... for the counts (the facet table alone when it can answer). */
   countFrom: string;
-  /** For free text: FROM ... WHERE ... walking the services in list order (see walksInOrder). */
+  /**
+   * For free text: FROM ... WHERE ... walking the services in list order (the `services_order` index, read in
+   * sequence) and keeping the matches until the page is full, for words too common to keep their order.
+   */
   orderedFrom?: string;
   params: unknown[];
   rank: string;
@@ -48,22 +53,34 @@ interface ListQuery {
 const statements = preparedOnce({
   facetSizes: `SELECT facet, size FROM facet_tallies`,
   services: `SELECT total FROM service_tallies`,
+  inRowids: `SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.rowid IN (SELECT value FROM json_each(?))`,
   // data_version moves when another connection commits (a crawl child), total_changes at a write through this one.
   changes: `SELECT (SELECT data_version FROM pragma_data_version()) AS elsewhere, total_changes() AS here`,
 });
 
 interface ListCache {
-  /** The changes the counts were last cleared at, and when. */
+  /** The changes the cache was last cleared at, and when. */
   changes: Changes;
   clearedAtMs: number;
-  counts: Map<string, Counts>;
+  matches: Map<string, Matches>;
+  /** How many rowids the orders in `matches` hold together. */
+  orderedRowids: number;
   facetSizes: Map<string, number>;
   services: number;
 }
 
-/** Per database: counts per query and the sizes that plan queries, both cleared as COUNTS_MAX_LAG_MS says. */
+/** What every page of one query shares. */
+interface Matches {
+  counts: Counts;
+  /** For a search with few matches (keepsMatchOrder), their rowids in list order. */
+  order?: number[];
+}
+
+/** Per database: what every page of a query shares, and the sizes that plan queries, cleared as COUNTS_MAX_LAG_MS says. */
 const caches = new WeakMap<DB, ListCache>();
-const MAX_CACHED_COUNTS = 2_000;
+const MAX_CACHED_QUERIES = 2_000;
+/** At most this many rowids are held in orders of matches (about 4 MB), whatever the searches asked. */
+const MAX_ORDERED_ROWIDS = 500_000;
 /**
  * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
  * anew after each commit made list requests during a pass about ten times slower; reads are cacheable for 60 s anyway.
@@ -77,34 +94,67 @@ const COUNTS_MAX_LAG_MS = 2_000;
 export function listServices(db: DB, filters: ServiceFilters, page: ServicePage): ListServicesResult {
   const cache = getCache(db);
   const query = toListQuery(filters, cache.facetSizes);
+  const { counts, order } = readMatches(db, cache, query);
+  const { rows, more } = order ? readInOrder(db, order, page) : readPage(db, query, page);
+  return { counts, services: rows.map(toService), more };
+}
+
+/** A query's counts, and a search's order when it keeps one: cached, or read now and cached. */
+function readMatches(db: DB, cache: ListCache, query: ListQuery): Matches {
   const countSql = `SELECT count(*) AS total, coalesce(sum(${query.rank} = 0), 0) AS live,
     coalesce(sum(${query.dual}), 0) AS dual_rail ${query.countFrom}`;
-  const countKey = `${countSql}\u0000${JSON.stringify(query.params)}`;
-  let counts = cache.counts.get(countKey);
-  if (!counts) {
-    counts = cachedStatement(db, countSql).get(...query.params) as Counts;
-    if (cache.counts.size >= MAX_CACHED_COUNTS) cache.counts.clear();
-    cache.counts.set(countKey, counts);
+  const key = `${countSql}\u0000${JSON.stringify(query.params)}`;
+  const cached = cache.matches.get(key);
+  if (cached) return cached;
+  const counts = cachedStatement(db, countSql).get(...query.params) as Counts;
+  const order = query.orderedFrom !== undefined && keepsMatchOrder(counts.total, cache.services)
+    ? cachedStatement(db, `SELECT s.rowid ${query.pageFrom} ORDER BY ${query.rank}, ${query.key}`).pluck().all(...query.params) as number[]
+    : undefined;
+  if (cache.matches.size >= MAX_CACHED_QUERIES || cache.orderedRowids + (order?.length ?? 0) > MAX_ORDERED_ROWIDS) {
+    cache.matches.clear();
+    cache.orderedRowids = 0;
   }
-  const from = query.orderedFrom && walksInOrder(counts.total, page, cache.services) ? query.orderedFrom : query.pageFrom;
-  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
-    .all(...query.params, page.limit + 1, page.offset) as ServiceRow[];
-  const more = rows.length > page.limit;
-  return { counts, services: (more ? rows.slice(0, page.limit) : rows).map(toService), more };
+  const matches = order ? { counts, order } : { counts };
+  cache.matches.set(key, matches);
+  cache.orderedRowids += order?.length ?? 0;
+  return matches;
 }
 
 /**
- * Whether a free-text page is cheaper found by walking every service in list order (the `services_order` index,
- * read in sequence) and keeping the matches, than by reading each match's row at random and sorting them all.
- * The walk reads about (offset + limit) / total of the index, so it wins when matches are common. On 100,000
- * services a step of the walk cost about 1/40 of a random row read (BENCHMARKS.md).
- * @example walksInOrder(1_200, { limit: 100, offset: 0 }, 100_000); // true: about 8,000 steps against 1,200 reads
+ * Whether a search keeps its matches' order, so each page is read by rowid: when they are at most a twentieth of the
+ * services (5,000 of 100,000). Reading and sorting them all costs a random row read each, about what the walk in list
+ * order costs for its first page; commoner words fill a page within a few times its length of the walk, so they walk.
+ * @example keepsMatchOrder(1_223, 100_000); // true
  */
-export function walksInOrder(total: number, page: ServicePage, services: number): boolean {
-  return total * total * WALK_STEPS_PER_ROW_READ > (page.offset + page.limit) * services;
+export function keepsMatchOrder(total: number, services: number): boolean {
+  return total * ORDER_KEPT_SHARE <= services;
 }
 
-const WALK_STEPS_PER_ROW_READ = 40;
+const ORDER_KEPT_SHARE = 20;
+
+interface PageRows {
+  rows: ServiceRow[];
+  more: boolean;
+}
+
+/** One page of a kept order, read by rowid. */
+function readInOrder(db: DB, order: number[], page: ServicePage): PageRows {
+  const rowids = order.slice(page.offset, page.offset + page.limit);
+  const more = order.length > page.offset + page.limit;
+  if (rowids.length === 0) return { rows: [], more };
+  const rows = statements(db).inRowids.all(JSON.stringify(rowids)) as ServiceRow[];
+  const byRowid = new Map(rows.map((row) => [row.rowid, row]));
+  // A service deleted since the order was read leaves its place empty, so no other is listed twice.
+  return { rows: rowids.flatMap((rowid) => byRowid.get(rowid) ?? []), more };
+}
+
+/** One page read by the query itself (a search walking the list order), with one row more to tell whether more follow. */
+function readPage(db: DB, query: ListQuery, page: ServicePage): PageRows {
+  const from = query.orderedFrom ?? query.pageFrom;
+  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
+    .all(...query.params, page.limit + 1, page.offset) as ServiceRow[];
+  return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
+}
 
 interface Changes {
   elsewhere: number;
@@ -120,7 +170,7 @@ function getCache(db: DB): ListCache {
     && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
   const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
   const fresh: ListCache = {
-    changes, clearedAtMs: nowMs, counts: new Map(),
+    changes, clearedAtMs: nowMs, matches: new Map(), orderedRowids: 0,
     facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services: s.services.pluck().get() as number,
   };
   caches.set(db, fresh);
@@ -169,54 +219,3 @@ function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): 
 }
 
 const toClause = (where: string[]): string => (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '');
-
-/**
- * Free-text search: every word must occur, as a substring, in the name, category, description or an endpoint.
- * Words of three or more characters are found through the trigram index; shorter ones, which it cannot hold, by a
- * caseless LIKE or GLOB over the same four columns of the rows it stores. `sql` finds every match at once; `rowSql` tests
- * one service, for a walk in list order that stops at a full page.
- */
-function toSearch(q: string): { sql: string; rowSql: string; params: unknown[] } | null {
-  const words = q.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return null;
-  const indexed = words.filter((word) => [...word].length >= TRIGRAM);
-  const caseless = words.filter((word) => [...word].length < TRIGRAM).map(toCaseless);
-  const tests = caseless.map(({ test }) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${test}`).join(' OR ')})`);
-  const testParams = caseless.flatMap(({ pattern }) => SEARCHED_COLUMNS.map(() => pattern));
-  if (indexed.length > 0) {
-    // The trigram match narrows first, so testing the short words on its matches is cheap either way.
-    const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${['services_fts MATCH ?', ...tests].join(' AND ')})`;
-    return { sql, rowSql: sql, params: [match, ...testParams] };
-  }
-  return {
-    sql: `s.rowid IN (SELECT rowid FROM services_fts WHERE ${tests.join(' AND ')})`,
-    rowSql: `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${tests.join(' AND ')})`,
-    params: testParams,
-  };
-}
-
-/**
- * A test finding `word` anywhere in a column, in any case: LIKE for ASCII (several times faster on a scan), a
- * caseless GLOB for the rest.
- */
-function toCaseless(word: string): { test: string; pattern: string } {
-  if (/^[ -~]*$/.test(word)) return { test: `LIKE ? ESCAPE '\\'`, pattern: `%${word.replace(/[\\%_]/g, '\\$&')}%` };
-  return { test: 'GLOB ?', pattern: toCaselessGlob(word) };
-}
-
-/**
- * A GLOB pattern finding `word` anywhere, in any case: each letter as a class of its cases (SQLite's LIKE folds
- * only ASCII), and GLOB's own characters as classes of one.
- * @example toCaselessGlob('üb*'); // '*[üÜ][bB][*]*'
- */
-export function toCaselessGlob(word: string): string {
-  const chars = [...word].map((char) => {
-    const cases = new Set([char, char.toLowerCase(), char.toUpperCase()].filter((one) => [...one].length === 1));
-    return cases.size > 1 || '*?['.includes(char) ? `[${[...cases].join('')}]` : char;
-  });
-  return `*${chars.join('')}*`;
-}
-
-const TRIGRAM = 3;
-const SEARCHED_COLUMNS = ['name', 'category', 'description', 'endpoints'];

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from './db.ts';
 import { listProbes, recordProbe } from './probes.ts';
-import { listServices, toCaselessGlob, walksInOrder } from './service-list.ts';
+import { toCaselessGlob } from './search.ts';
+import { keepsMatchOrder, listServices } from './service-list.ts';
 import { applyServiceTerms, getService, getServicesByIds, getStats, listSourceUrls, upsertServices } from './services.ts';
 import { makeService, openTestDatabase } from './testing.ts';
 
@@ -118,7 +119,7 @@ describe('services', () => {
     expect(ids('100%')).toEqual([]);
   });
 
-  it('pages a search the same whether it walks the list order or reads each match (common and rare words, with a facet)', () => {
+  it('pages a search the same whether it walks the list order or keeps the order of its matches (common and rare words, with a facet)', () => {
     const db = openTestDatabase();
     const services = Array.from({ length: 300 }, (_, i) => makeService({
       id: `svc-${String((i * 7919) % 300).padStart(3, '0')}-test`,
@@ -141,8 +142,9 @@ describe('services', () => {
         seen.push(...page.map((s) => s.id));
       }
     };
-    expect(walksInOrder(150, { limit: 7, offset: 0 }, 300)).toBe(true);
-    expect(walksInOrder(6, { limit: 7, offset: 0 }, 300)).toBe(false);
+    // Common words walk the list order, page by page; rare ones keep their order.
+    expect(keepsMatchOrder(150, 300)).toBe(false);
+    expect(keepsMatchOrder(expected('origami').length, 300)).toBe(true);
     const cases = [['weather', undefined], ['weather', true], ['weather', false], ['origami', undefined], ['origami', true],
       ['ci', undefined], ['ci', false], ['ig', undefined], // and words too short for the trigram index
       ['weather', undefined, 'mpp'], ['weather', true, 'x402'], ['origami', undefined, 'x402'], ['ci', false, 'mpp']] as const;
@@ -154,24 +156,21 @@ describe('services', () => {
     expect(expected('origami', true).length).toBeGreaterThan(0);
   });
 
-  it('walks the list order only when matches are common enough to fill the page early', () => {
-    const page = { limit: 100, offset: 0 };
-    expect(walksInOrder(1_223, page, 100_000)).toBe(true);
-    expect(walksInOrder(569, page, 100_000)).toBe(true);
-    expect(walksInOrder(300, page, 100_000)).toBe(false);
-    expect(walksInOrder(5, page, 100_000)).toBe(false);
-    expect(walksInOrder(1_223, { limit: 100, offset: 5_000 }, 100_000)).toBe(false);
-    expect(walksInOrder(100_000, { limit: 100, offset: 50_000 }, 100_000)).toBe(true);
+  it('keeps the order of a search only when its matches are few', () => {
+    expect(keepsMatchOrder(1_223, 100_000)).toBe(true);
+    expect(keepsMatchOrder(5_000, 100_000)).toBe(true);
+    expect(keepsMatchOrder(5_001, 100_000)).toBe(false);
+    expect(keepsMatchOrder(2, 39)).toBe(false);
   });
 
-  describe('counts beside a crawl in another process', () => {
+  describe('beside a crawl in another process', () => {
     const dirs: string[] = [];
     afterEach(() => {
       vi.useRealTimers();
       for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
     });
 
-    it('lag its commits by at most two seconds, and follow a change through this connection at once', () => {
+    it('counts lag its commits by at most two seconds, and follow a change through this connection at once', () => {
       const dir = mkdtempSync(join(tmpdir(), 'psi-list-counts-'));
       dirs.push(dir);
       const served = openDatabase(join(dir, 'index.db'));
@@ -200,6 +199,37 @@ describe('services', () => {
 
       upsertServices(served, [makeService({ id: 'c-test' })], NOW);
       expect(list().counts).toEqual({ total: 3, live: 2, dual_rail: 0 });
+      served.close();
+      crawl.close();
+    });
+
+    it('pages a search in the order of its counts for up to two seconds, each service as it is now', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'psi-list-order-'));
+      dirs.push(dir);
+      const served = openDatabase(join(dir, 'index.db'));
+      const crawl = openDatabase(join(dir, 'index.db'));
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(NOW) });
+      const others = Array.from({ length: 60 }, (_, i) => makeService({ id: `other-${i}-test`, description: 'Token prices' }));
+      const weather = ['a-test', 'b-test', 'c-test'].map((id) => makeService({ id, description: 'Weather by city' }));
+      upsertServices(served, [...others, ...weather], NOW);
+      const search = (offset = 0, limit = 100) => listServices(served, { q: 'weather' }, { limit, offset });
+      const ids = (offset?: number, limit?: number) => search(offset, limit).services.map((s) => [s.id, s.live]);
+      expect(keepsMatchOrder(3, 63)).toBe(true);
+      expect(ids()).toEqual([['a-test', null], ['b-test', null], ['c-test', null]]);
+
+      recordProbe(crawl, probe('c-test', true, NOW));
+      crawl.prepare(`DELETE FROM services WHERE id = 'b-test'`).run();
+      vi.advanceTimersByTime(1_000);
+      // The order of a second ago, with c-test as it is now and b-test, deleted since, left out.
+      expect(ids()).toEqual([['a-test', null], ['c-test', true]]);
+      expect(ids(1, 1)).toEqual([]); // b-test's place in that order
+      expect(search(2, 1)).toMatchObject({ services: [{ id: 'c-test' }], more: false, counts: { total: 3, live: 0 } });
+      vi.advanceTimersByTime(1_000);
+      expect(ids()).toEqual([['c-test', true], ['a-test', null]]);
+      expect(search(0, 1)).toMatchObject({ more: true, counts: { total: 2, live: 1 } });
+
+      upsertServices(served, [makeService({ id: 'd-test', description: 'Weather alerts' })], NOW);
+      expect(ids()).toEqual([['c-test', true], ['a-test', null], ['d-test', null]]);
       served.close();
       crawl.close();
     });

@@ -7,7 +7,7 @@ import { LOAD, runLoad, type LoadResult, type LoadTarget } from './load.ts';
 import { round, type BenchGroup, type Figure } from './report.ts';
 import type { ServerReport } from './instrument.ts';
 import { startServer, type ServerChild } from './server-child.ts';
-import { pick, seededRandom, syntheticId, type Random } from './synthetic.ts';
+import { freshSearches, pick, seededRandom, syntheticId, type Random } from './synthetic.ts';
 
 const SERVICES = 100_000;
 const MB = 1024 * 1024;
@@ -88,6 +88,8 @@ function toScenarios(ids: string[], random: Random): Scenario[] {
     { label: 'filtered list', target: paths(LIST_QUERIES.map((query) => `/api/v1/services?${query}`)), maxP99Ms: 10 },
     { label: 'q search', target: paths(Q_WORDS.map((word) => `/api/v1/services?q=${word}`)), maxP99Ms: 10 },
     { label: 'q with a filter', target: paths(FILTERED_Q.map((query) => `/api/v1/services?${query}`)) },
+    // Nothing cached serves these (data/service-list.ts keeps what the pages of one query share): each is asked once.
+    { label: 'q asked once', target: paths(freshSearches(random).map((q) => `/api/v1/services?q=${encodeURIComponent(q)}`)) },
     // No target in the issue: the census is read by agents and every home page, so it is watched here.
     { label: 'stats', target: paths(['/api/v1/stats']), maxP99Ms: 10 },
     {

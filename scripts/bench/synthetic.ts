@@ -104,6 +104,20 @@ function topicOf(i: number): string {
   return weighted(randomFor(i, 0x7091c), TOPICS, TOPIC_WEIGHTS);
 }
 
+/**
+ * Searches for the first time: a topic of the tail with a word its names and descriptions pair it with, in either
+ * order, each matching a few dozen services; 3,500 of them, shuffled, so that none repeats within a 10 s load.
+ */
+export function freshSearches(random: Random): string[] {
+  const companions = [...ADJECTIVES, ...NOUNS, ...QUALITIES, ...OUTPUTS].map((word) => word.toLowerCase());
+  const searches = TOPICS.slice(20).flatMap((topic) => companions.flatMap((word) => [`${topic} ${word}`, `${word} ${topic}`]));
+  for (let i = searches.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [searches[i], searches[j]] = [searches[j]!, searches[i]!];
+  }
+  return searches;
+}
+
 /** The id of service `i`, without building it. */
 export function syntheticId(i: number): string {
   return toServiceId(`https://${toHost(i, topicOf(i))}/`);
