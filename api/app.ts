@@ -1,10 +1,10 @@
 import { H3, toRequest, type H3Event } from 'h3';
-import { serve, type Server, type ServerOptions } from 'srvx';
+import { serve, type Server, type ServerOptions, type ServerRequest } from 'srvx';
 import { createDetailCache, type DetailCache } from '../data/detail-cache.ts';
 import type { DB } from '../data/db.ts';
 import type { Config } from './config.ts';
 import { apiError } from './errors.ts';
-import { withFastDetail, type Fetch } from './fast-detail.ts';
+import { withDetailLane, type NodeHandler } from './fast-detail.ts';
 import { createHttpLayer } from './http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { createRateLimiter } from './ratelimit.ts';
@@ -32,11 +32,16 @@ export interface Route {
   handler: (event: H3Event) => unknown;
 }
 
+/** A fetch handler: what srvx serves and what tests call in process. */
+export type Fetch = (request: ServerRequest) => Response | Promise<Response>;
+
 /** The index as a fetch handler (what a server serves), with `request` to call it in process. */
 export interface App {
   fetch: Fetch;
   /** A path (or a Request) answered in process, as h3's `app.request` does. */
   request(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The Node handler to serve on a socket: `routed` (srvx's, which calls `fetch`) behind the detail lane. */
+  toNodeHandler(routed: NodeHandler): NodeHandler;
 }
 
 function toRoutes(deps: AppDeps, details: DetailCache): Route[] {
@@ -82,16 +87,27 @@ export function createApp(deps: AppDeps): App {
     if (site && page && !isApiPath(event.url.pathname)) return site(event);
     throw unroutable(routes, event);
   });
-  const fetch = withFastDetail(h3.fetch, layer, details);
-  return { fetch, request: async (input, init) => fetch(toRequest(input, init)) };
+  const fetch: Fetch = (request) => h3.fetch(request);
+  return {
+    fetch,
+    request: async (input, init) => fetch(toRequest(input, init)),
+    toNodeHandler: (routed) => withDetailLane(routed, layer, details),
+  };
 }
 
 /**
- * The app on a socket, as `npm start` runs it (srvx's Node server, which h3's own `serve` wraps).
+ * The app on a socket, as `npm start` runs it: srvx's Node server (which h3's own `serve` wraps), its request
+ * handler behind the detail lane (api/fast-detail.ts).
  * @example const server = serveApp(app, { hostname: '127.0.0.1', port: 0 }); await server.ready();
  */
 export function serveApp(app: App, options: Omit<ServerOptions, 'fetch'>): Server {
-  return serve({ silent: true, ...options, fetch: app.fetch });
+  const server = serve({ silent: true, ...options, fetch: app.fetch });
+  const node = server.node;
+  if (!node?.server) throw new Error('srvx gave no Node server to serve the app on');
+  const routed = node.handler as NodeHandler;
+  node.server.off('request', routed);
+  node.server.on('request', app.toNodeHandler(routed));
+  return server;
 }
 
 function unroutable(routes: Route[], event: H3Event) {

@@ -1,57 +1,76 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { H3 } from 'h3';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDetailCache } from '../data/detail-cache.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
-import { toPlainDetailId, withFastDetail } from './fast-detail.ts';
+import { serveApp } from './app.ts';
+import { toPlainDetailId, withDetailLane } from './fast-detail.ts';
 import { createHttpLayer } from './http.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { ErrorResponse, ServiceDetail } from './schemas.ts';
 import { createTestApp, TEST_NOW } from './testing.ts';
 
+const closers: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
 describe('toPlainDetailId', () => {
-  it('reads the lower-cased id of a detail URL with nothing to decode, and nothing else', () => {
+  it('reads the lower-cased id of a detail request with nothing to decode, and nothing else', () => {
     const cases: Array<[string, string | null]> = [
-      ['http://x/api/v1/services/api-example-com', 'api-example-com'],
+      ['/api/v1/services/api-example-com', 'api-example-com'],
+      ['/api/v1/services/API-Example-COM?fields=all', 'api-example-com'],
       ['http://x:8080/api/v1/services/API-Example-COM?fields=all', 'api-example-com'],
       ['https://index.test/api/v1/services/index-demo-web-search', 'index-demo-web-search'],
-      ['http://x/api/v1/services/batch', null],
-      ['http://x/api/v1/services/api%2Dexample-com', null],
-      ['http://x/api/v1/services/', null],
-      ['http://x/api/v1/services/a/b', null],
-      ['http://x/api/v1/services/a-com/', null],
-      ['http://x/api/v1/services/a.com', null],
-      ['http://x/api/v1/services', null],
-      ['http://x/api/v1/stats', null],
+      ['/api/v1/services/batch', null],
+      ['/api/v1/services/api%2Dexample-com', null],
+      ['/api/v1/services/', null],
+      ['/api/v1/services/a/b', null],
+      ['/api/v1/services/a-com/', null],
+      ['/api/v1/services/a.com', null],
+      ['/api/v1/services', null],
+      ['/api/v1/stats', null],
+      ['/other/api/v1/services/a-com', null],
       ['http://x/other/api/v1/services/a-com', null],
+      ['//api/v1/services/a-com', null],
     ];
-    expect(cases.map(([url]) => toPlainDetailId(url))).toEqual(cases.map(([, id]) => id));
+    expect(cases.map(([target]) => toPlainDetailId(target))).toEqual(cases.map(([, id]) => id));
   });
 });
 
-describe('withFastDetail', () => {
-  /** The real layer and cache on a real database; the router is a recorder, to see what reaches it. */
-  function setUp(limit = 100) {
+describe('withDetailLane', () => {
+  /** The real layer and cache on a real database over a real socket; the router is a recorder, to see what reaches it. */
+  async function setUp(limit = 100) {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' })], TEST_NOW.toISOString());
     const layer = createHttpLayer({ limiter: createRateLimiter({ limit, windowSeconds: 60 }), rateLimit: { limit, windowSeconds: 60 }, trustProxy: false, nowMs: () => TEST_NOW.getTime() });
     const routed: string[] = [];
     const cache = createDetailCache(db);
     const reads: string[] = [];
-    const fetch = withFastDetail((request) => {
-      routed.push(`${request.method} ${new URL(request.url).pathname}`);
-      return new Response('routed', { status: 599 });
-    }, layer, { read: (id) => (reads.push(id), cache.read(id)) });
-    const call = async (path: string, init?: RequestInit) => fetch(new Request(`http://index.test${path}`, init));
+    const server: Server = createServer(withDetailLane((request, response) => {
+      routed.push(`${request.method} ${request.url}`);
+      response.writeHead(599).end('routed');
+    }, layer, { read: (id) => (reads.push(id), cache.read(id)) }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(resolve)));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const call = async (path: string, init?: RequestInit) => fetch(`${origin}${path}`, init);
     return { call, routed, reads };
   }
 
   it('answers GET and HEAD of a known service itself, and hands every other request to the router', async () => {
-    const { call, routed } = setUp();
+    const { call, routed } = await setUp();
     const get = await call('/api/v1/services/A-Test');
-    expect(get.status).toBe(200);
-    expect(ServiceDetail.parse(await get.json()).id).toBe('a-test');
-    expect((await call('/api/v1/services/a-test', { method: 'HEAD' })).status).toBe(200);
+    expect([get.status, get.headers.get('content-length'), get.headers.get('transfer-encoding')]).toEqual([200, expect.any(String), null]);
+    const text = await get.text();
+    expect(Number(get.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    expect(ServiceDetail.parse(JSON.parse(text)).id).toBe('a-test');
+    const head = await call('/api/v1/services/a-test', { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length')]).toEqual([200, get.headers.get('content-length')]);
+    const held = await call('/api/v1/services/a-test', { headers: { 'if-none-match': get.headers.get('etag')! } });
+    expect([held.status, await held.text()]).toEqual([304, '']);
     expect(routed).toEqual([]);
 
     for (const [method, path] of [['GET', '/api/v1/services/nope-test'], ['GET', '/api/v1/services/a%2Dtest'], ['GET', '/api/v1/services/batch'],
@@ -62,30 +81,40 @@ describe('withFastDetail', () => {
       'POST /api/v1/services/a-test', 'OPTIONS /api/v1/services/a-test', 'GET /api/v1/stats']);
   });
 
-  it('spends one token a lookup, and answers a client over its limit 429 without reading anything', async () => {
-    const { call, routed, reads } = setUp(2);
+  it('spends one token a lookup, and hands a client over its limit to the router without reading anything', async () => {
+    const { call, routed, reads } = await setUp(2);
     const remaining = [];
     for (let i = 0; i < 2; i++) remaining.push((await call('/api/v1/services/a-test')).headers.get('ratelimit-remaining'));
     expect(remaining).toEqual(['1', '0']);
-    for (const path of ['/api/v1/services/a-test', '/api/v1/services/nope-test']) {
-      const limited = await call(path);
-      expect(limited.status).toBe(429);
-      expect(ErrorResponse.parse(await limited.json()).error.code).toBe('rate_limited');
-      expect(limited.headers.get('retry-after')).toBe('30');
-    }
-    expect(routed).toEqual([]);
+    for (const path of ['/api/v1/services/a-test', '/api/v1/services/nope-test']) expect((await call(path)).status).toBe(599);
+    expect(routed).toEqual(['GET /api/v1/services/a-test', 'GET /api/v1/services/nope-test']);
     expect(reads).toEqual(['a-test', 'a-test']);
   });
 });
 
-describe('a lookup answered before routing', () => {
-  it('is how the app answers a plain lookup: only the escaped one reaches h3', async () => {
+describe('a lookup answered before srvx and the router', () => {
+  /** The real app over a real socket, as `npm start` serves it. */
+  async function listen(...args: Parameters<typeof createTestApp>) {
+    const test = createTestApp(...args);
+    const server = serveApp(test.app, { hostname: '127.0.0.1', port: 0 });
+    await server.ready();
+    closers.push(() => server.close(true));
+    const origin = new URL(server.url!).origin;
+    const call = async (path: string, init?: RequestInit) => {
+      const response = await fetch(`${origin}${path}`, init);
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
+    };
+    return { ...test, call };
+  }
+
+  it('is how the app answers a plain lookup on a socket: only the escaped one reaches h3', async () => {
     const router = vi.spyOn(H3.prototype, 'fetch');
     try {
-      const { request } = createTestApp([makeService({ id: 'a-test' })]);
-      expect((await request('/api/v1/services/a-test')).status).toBe(200);
+      const { call } = await listen([makeService({ id: 'a-test' })]);
+      expect((await call('/api/v1/services/a-test')).status).toBe(200);
       expect(router).not.toHaveBeenCalled();
-      expect((await request('/api/v1/services/a%2Dtest')).status).toBe(200);
+      expect((await call('/api/v1/services/a%2Dtest')).status).toBe(200);
       expect(router).toHaveBeenCalledTimes(1);
     } finally {
       router.mockRestore();
@@ -93,15 +122,22 @@ describe('a lookup answered before routing', () => {
   });
 
   it('spends one token on a lookup of an unknown service, which the router answers 404', async () => {
-    const { request } = createTestApp([], { config: { rateLimit: { limit: 5, windowSeconds: 60 } } });
-    const unknown = await request('/api/v1/services/nope-test');
+    const { call } = await listen([], { config: { rateLimit: { limit: 5, windowSeconds: 60 } } });
+    const unknown = await call('/api/v1/services/nope-test');
     expect([unknown.status, unknown.headers.get('ratelimit-remaining')]).toEqual([404, '4']);
   });
 
+  it('answers a client over its limit 429 rate_limited, with Retry-After, spending nothing more', async () => {
+    const { call } = await listen([makeService({ id: 'a-test' })], { config: { rateLimit: { limit: 1, windowSeconds: 60 } } });
+    expect((await call('/api/v1/services/a-test')).status).toBe(200);
+    const limited = await call('/api/v1/services/a-test');
+    expect([limited.status, ErrorResponse.parse(limited.json).error.code, limited.headers.get('retry-after')]).toEqual([429, 'rate_limited', '60']);
+  });
+
   it('answers a failed read 500 internal_error in the Error shape, with no stack trace', async () => {
-    const { request, db } = createTestApp([makeService({ id: 'a-test' })]);
+    const { call, db } = await listen([makeService({ id: 'a-test' })]);
     db.close();
-    const { status, json, text, headers } = await request('/api/v1/services/a-test');
+    const { status, json, text, headers } = await call('/api/v1/services/a-test');
     expect(status).toBe(500);
     expect(ErrorResponse.parse(json).error.code).toBe('internal_error');
     expect(text).not.toContain('at ');
@@ -109,18 +145,18 @@ describe('a lookup answered before routing', () => {
   });
 
   it('has the status, headers and bytes the router gives the same lookup, for GET, HEAD and a held ETag', async () => {
-    const { request } = createTestApp([makeService({ id: 'cafe-test', name: 'Café ☕ API' })]);
-    // An escaped id skips the fast path: the router decodes it and answers the same service.
+    const { call } = await listen([makeService({ id: 'cafe-test', name: 'Café ☕ API' })]);
+    // An escaped id skips the lane: the router decodes it and answers the same service.
     const pairs = ['/api/v1/services/cafe-test', '/api/v1/services/cafe%2Dtest'];
-    const first = await request(pairs[0]!);
+    const first = await call(pairs[0]!);
     const etag = first.headers.get('etag')!;
     for (const init of [{}, { method: 'HEAD' }, { headers: { 'if-none-match': etag } }] satisfies RequestInit[]) {
-      const [fast, routed] = [await request(pairs[0]!, init), await request(pairs[1]!, init)];
+      const [fast, routed] = [await call(pairs[0]!, init), await call(pairs[1]!, init)];
       expect([fast.status, fast.text]).toEqual([routed.status, routed.text]);
       const remaining = [fast, routed].map((answer) => Number(answer.headers.get('ratelimit-remaining')));
       expect(remaining[0]! - remaining[1]!).toBe(1);
-      const withoutRemaining = (headers: Headers) => [...headers].filter(([name]) => name !== 'ratelimit-remaining');
-      expect(withoutRemaining(fast.headers)).toEqual(withoutRemaining(routed.headers));
+      const comparable = (headers: Headers) => [...headers].filter(([name]) => name !== 'ratelimit-remaining' && name !== 'date');
+      expect(comparable(fast.headers)).toEqual(comparable(routed.headers));
     }
     expect(JSON.parse(first.text).name).toBe('Café ☕ API');
   });

@@ -1,9 +1,9 @@
-import type { ServerRequest } from 'srvx';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DetailCache } from '../data/detail-cache.ts';
 import type { HttpLayer } from './http.ts';
 
-/** A fetch handler: what srvx serves and what tests call in process. */
-export type Fetch = (request: ServerRequest) => Response | Promise<Response>;
+/** A Node request handler: what srvx hands `node:http`, and what the detail lane puts in front of it. */
+export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
 
 const DETAIL_PATH = '/api/v1/services/';
 /** An id as the index makes them (crawler/normalize.ts `toServiceId`), in any case. */
@@ -12,28 +12,47 @@ const PLAIN_ID = /^[a-z0-9-]+$/i;
 const BATCH = 'batch';
 
 /*
- * The lookup agents make most, GET (or HEAD) /api/v1/services/{id}, answered before h3 builds an event, routes it
- * and runs the middleware chain: the same token spent, headers and bytes as the routed answer, from the same cache
- * (api/http.ts `answerStored` renders it, 429 and a failed read included), for about a fifth less CPU a request
- * (BENCHMARKS.md). Every other request goes to the router, and so does a lookup of an id with other characters or
- * escapes, or of an unknown service, which the router answers 404 without spending a second token.
+ * The lookup agents make most, GET (or HEAD) /api/v1/services/{id}, answered from the Node request itself, before
+ * srvx wraps it in a web Request and h3 builds an event, routes it and runs the middleware chain: the same token
+ * spent, headers and bytes as the routed answer, from the same cache (api/http.ts `replyStored` renders it), for
+ * about a third less CPU a request (BENCHMARKS.md). Every other request goes to srvx and the router, and so does a
+ * lookup of an id with other characters or escapes, of an unknown service, by a client over its limit or whose read
+ * failed, which the router answers without spending a second token.
  */
 
 /**
- * @example const fetch = withFastDetail(h3.fetch, layer, details); await fetch(new Request('http://x/api/v1/services/a-com'));
+ * @example server.on('request', withDetailLane(srvxHandler, layer, details));
  */
-export function withFastDetail(routed: Fetch, layer: HttpLayer, details: DetailCache): Fetch {
-  return (request) => {
-    const id = request.method === 'GET' || request.method === 'HEAD' ? toPlainDetailId(request.url) : null;
-    return (id !== null && layer.answerStored(request, () => details.read(id))) || routed(request);
+export function withDetailLane(routed: NodeHandler, layer: HttpLayer, details: DetailCache): NodeHandler {
+  return (request, response) => {
+    const method = request.method ?? 'GET';
+    const id = method === 'GET' || method === 'HEAD' ? toPlainDetailId(request.url ?? '') : null;
+    const reply = id === null ? null : layer.replyStored({
+      request,
+      method,
+      ifNoneMatch: request.headers['if-none-match'],
+      forwardedFor: toHeaderText(request.headers['x-forwarded-for']),
+      socketAddress: request.socket.remoteAddress,
+    }, () => details.read(id));
+    if (!reply) return routed(request, response);
+    if (reply.body !== null) reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
+    response.writeHead(reply.status, reply.headers);
+    response.end(reply.body);
   };
 }
 
-/** The lower-cased id of a detail URL whose id is plain (nothing to decode), else null. */
-export function toPlainDetailId(url: string): string | null {
-  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-  if (pathStart === -1 || !url.startsWith(DETAIL_PATH, pathStart)) return null;
-  const queryStart = url.indexOf('?', pathStart);
-  const id = url.slice(pathStart + DETAIL_PATH.length, queryStart === -1 ? undefined : queryStart);
+/**
+ * The lower-cased id of a detail request's target (a path, or an absolute URL) whose id is plain (nothing to
+ * decode), else null.
+ * @example toPlainDetailId('/api/v1/services/API-Example-com?x=1'); // 'api-example-com'
+ */
+export function toPlainDetailId(target: string): string | null {
+  const pathStart = target.startsWith('/') ? 0 : target.indexOf('/', target.indexOf('//') + 2);
+  if (pathStart === -1 || !target.startsWith(DETAIL_PATH, pathStart)) return null;
+  const queryStart = target.indexOf('?', pathStart);
+  const id = target.slice(pathStart + DETAIL_PATH.length, queryStart === -1 ? undefined : queryStart);
   return PLAIN_ID.test(id) && id !== BATCH ? id.toLowerCase() : null;
 }
+
+const toHeaderText = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? value.join(', ') : value;

@@ -43,16 +43,33 @@ export class JsonBytes implements StoredAnswer {
   ) {}
 }
 
+/** What a read answers before it is a Response: what the fetch handler and the detail lane (api/fast-detail.ts) both send. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+}
+
+/** A GET or HEAD lookup as the detail lane sees it, before srvx wraps it. */
+export interface StoredLookup {
+  /** The Node request: a token spent for it in the lane is not spent again when the router is handed it. */
+  request: object;
+  method: string;
+  ifNoneMatch: string | undefined;
+  forwardedFor: string | undefined;
+  socketAddress: string | undefined;
+}
+
 export interface HttpLayer {
   /** The middleware every routed request passes. */
   middleware: Middleware;
   /**
-   * A stored answer to a GET or HEAD read that skips the router (api/fast-detail.ts), with what the middleware
-   * would give it: the client's token spent first (a client over its limit gets 429 and `read` is never called),
-   * the same headers, 304 and HEAD handling, a failed `read` rendered in the Error shape. Null when `read` finds
-   * nothing, for the router to answer; the token this request spent is not spent again there.
+   * The reply to a lookup of a stored answer that skips srvx and the router (api/fast-detail.ts), with what the
+   * middleware would give it: the client's token spent first, the same headers, 304 and HEAD handling. Null, for the
+   * router to answer, when the client is over its limit (`read` is never called), `read` finds nothing or fails; the
+   * token this lookup spent is not spent again there.
    */
-  answerStored(request: ServerRequest, read: () => StoredAnswer | null): Response | null;
+  replyStored(lookup: StoredLookup, read: () => StoredAnswer | null): Reply | null;
 }
 
 /**
@@ -67,10 +84,11 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
     'ratelimit-limit': String(limit),
     'ratelimit-policy': `${limit};w=${windowSeconds}`,
   });
-  // One token a request: one the router is handed after a pass in front of it (answerStored) is not taken again.
-  const spent = new WeakMap<ServerRequest, Taken>();
-  const take = (request: ServerRequest): Taken =>
-    spent.get(request) ?? options.limiter.take(toClientAddress(request, options.trustProxy), options.nowMs());
+  // One token a request: one the router is handed after the detail lane (replyStored) is not taken again.
+  const spent = new WeakMap<object, Taken>();
+  const take = (request: object, forwardedFor: string | null | undefined, socketAddress: string | undefined): Taken =>
+    spent.get(request)
+    ?? options.limiter.take(toClientAddress(options.trustProxy ? forwardedFor : undefined, socketAddress), options.nowMs());
   /** The tokens left after a take, or the 429 thrown when there were none. */
   const admit = (taken: Taken): number => {
     if (!taken.allowed) {
@@ -93,7 +111,10 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
   const middleware: Middleware = async (event, next) => {
     let remaining = limit;
     try {
-      if (isRateLimited(event)) remaining = admit(take(event.req));
+      if (isRateLimited(event)) {
+        const request = event.req;
+        remaining = admit(take(request.runtime?.node?.req ?? request, request.headers.get('x-forwarded-for'), request.ip));
+      }
       if (event.req.method === 'OPTIONS') return toPreflightResponse(event, toHeaders(fixedHeaders, remaining));
       if (hasMalformedEscape(event.url.pathname)) {
         throw apiError(400, 'not_found', 'The path has a malformed percent-escape, so it names nothing here. See /openapi.json.');
@@ -107,18 +128,21 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
 
   return {
     middleware,
-    answerStored(request, read) {
-      const taken = take(request);
-      let remaining = limit;
-      try {
-        remaining = admit(taken);
-        const answer = read();
-        if (answer) return storedResponse(request, answer, toJsonHeaders(fixedHeaders, remaining, true));
-        spent.set(request, taken);
-        return null;
-      } catch (error) {
-        return errorResponse(error, remaining);
+    replyStored(lookup, read) {
+      const taken = take(lookup.request, lookup.forwardedFor, lookup.socketAddress);
+      if (taken.allowed) {
+        try {
+          const answer = read();
+          if (answer) {
+            const headers = toJsonHeaders(fixedHeaders, taken.remaining, true);
+            return toReadReply(lookup.method, lookup.ifNoneMatch, answer.body, `W/"${answer.digest}"`, headers);
+          }
+        } catch {
+          // The router reads again, and answers the failure in the Error shape.
+        }
       }
+      spent.set(lookup.request, taken);
+      return null;
     },
   };
 }
@@ -138,12 +162,11 @@ function isRateLimited(event: H3Event): boolean {
 }
 
 /**
- * The client a token bucket belongs to: the socket's address, or behind a trusted proxy the address that proxy
- * appended last to `X-Forwarded-For` (the entries before it are whatever the client sent).
+ * The client a token bucket belongs to: the socket's address, or behind a trusted proxy (which passes its
+ * `X-Forwarded-For`) the address that proxy appended last (the entries before it are whatever the client sent).
  */
-function toClientAddress(request: ServerRequest, trustProxy: boolean): string {
-  const forwarded = trustProxy ? request.headers.get('x-forwarded-for')?.split(',').pop()?.trim() : undefined;
-  return forwarded || request.ip || 'unknown';
+function toClientAddress(forwardedFor: string | null | undefined, socketAddress: string | undefined): string {
+  return forwardedFor?.split(',').pop()?.trim() || socketAddress || 'unknown';
 }
 
 /** Any OPTIONS request: the CORS preflight answer, allowing whichever request headers the preflight names. */
@@ -195,13 +218,17 @@ function storedResponse(request: ServerRequest, answer: StoredAnswer, headers: R
   return readResponse(request, answer.body, `W/"${answer.digest}"`, headers);
 }
 
-/** A read's answer: 304 when the client holds this ETag, no body for HEAD. */
 function readResponse(request: ServerRequest, body: string | Uint8Array, etag: string, headers: Record<string, string>): Response {
+  const reply = toReadReply(request.method, request.headers.get('if-none-match') ?? undefined, body, etag, headers);
+  return jsonResponse(reply.body, reply.status, reply.headers);
+}
+
+/** A read's reply: 304 when the client holds this ETag, no body for HEAD. */
+function toReadReply(method: string, ifNoneMatch: string | undefined, body: string | Uint8Array, etag: string, headers: Record<string, string>): Reply {
   headers.etag = etag;
-  if (matchesEtag(request.headers.get('if-none-match'), etag)) return jsonResponse(null, 304, headers);
-  const method = request.method;
+  if (matchesEtag(ifNoneMatch, etag)) return { status: 304, headers, body: null };
   if (method === 'HEAD') headers['content-length'] = String(Buffer.byteLength(body));
-  return jsonResponse(method === 'HEAD' ? null : body, 200, headers);
+  return { status: 200, headers, body: method === 'HEAD' ? null : body };
 }
 
 /**
@@ -221,7 +248,7 @@ function toEtag(body: string): string {
   return `W/"${digest(stable)}"`;
 }
 
-function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(',').some((tag) => {
     const candidate = tag.trim();
