@@ -405,7 +405,8 @@ describe('GET /openapi.json', () => {
     const { request } = createFixtureApp();
     const { json } = await request('/openapi.json');
     const params = Object.fromEntries(json.paths['/api/v1/services'].get.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
-    expect(params).toMatchObject({ limit: { type: 'integer' }, offset: { type: 'integer' }, live: { type: 'boolean' }, q: { type: 'string' } });
+    expect(params).toMatchObject({ limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 }, offset: { type: 'integer', minimum: 0, default: 0 },
+      live: { type: 'boolean' }, q: { type: 'string' } });
     expect(json.paths['/api/v1/submit'].post.requestBody.required).toBe(true);
     expect(json.paths['/api/v1/services/batch'].post.requestBody.required).toBe(true);
     expect(json.components.schemas.SubmitRequest.properties.endpoint.format).toBe('uri');

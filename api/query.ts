@@ -1,7 +1,6 @@
 import type { ServiceFilters, ServicePage } from '../data/service-list.ts';
 import { toChainName } from '../crawler/normalize.ts';
-
-export const PAGE_LIMIT = { min: 1, max: 500, default: 100 };
+import { PAGE_LIMIT } from './schemas.ts';
 
 type QueryValue = string | string[] | undefined;
 
