@@ -382,6 +382,15 @@ describe('headers', () => {
     expect(plain.status).toBe(204);
     expect(plain.headers.get('access-control-allow-headers')).toMatch(/Idempotency-Key/i);
   });
+
+  it('answers a preflight whatever the client spent, without spending, and limits the OpenAPI document with or without its slash', async () => {
+    const { request } = createTestApp([], { config: { rateLimit: { limit: 2, windowSeconds: 60 } } });
+    expect((await request('/openapi.json/')).headers.get('ratelimit-remaining')).toBe('1');
+    expect((await request('/openapi.json')).headers.get('ratelimit-remaining')).toBe('0');
+    const preflight = await request('/api/v1/submit', { method: 'OPTIONS', headers: { 'access-control-request-method': 'POST' } });
+    expect([preflight.status, preflight.headers.get('ratelimit-limit'), preflight.headers.get('ratelimit-remaining')]).toEqual([204, '2', null]);
+    expect((await request('/api/v1/stats')).status).toBe(429);
+  });
 });
 
 describe('GET /openapi.json', () => {

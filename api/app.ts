@@ -5,7 +5,7 @@ import type { DB } from '../data/db.ts';
 import type { Config } from './config.ts';
 import { apiError } from './errors.ts';
 import { withDetailLane, type NodeHandler } from './fast-detail.ts';
-import { createHttpLayer } from './http.ts';
+import { createHttpLayer, isApiPath } from './http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { createSiteHandler, type StaticSiteOptions } from './static.ts';
@@ -82,9 +82,10 @@ export function createApp(deps: AppDeps): App {
     if (route.method === 'GET') h3.on('HEAD', route.path, route.handler);
   }
   const site = deps.site ? createSiteHandler(deps.site) : null;
-  h3.all('/**', (event) => {
+  h3.all('/**', async (event) => {
     const page = event.req.method === 'GET' || event.req.method === 'HEAD';
-    if (site && page && !isApiPath(event.url.pathname)) return site(event);
+    const answer = site && page && !isApiPath(event.url.pathname) ? await site(event) : null;
+    if (answer) return answer;
     throw unroutable(routes, event);
   });
   const fetch: Fetch = (request) => h3.fetch(request);
@@ -121,11 +122,6 @@ function unroutable(routes: Route[], event: H3Event) {
     });
   }
   return apiError(404, 'not_found', `No such path. The paths that exist are listed in "endpoints".`, { endpoints });
-}
-
-/** Everything under /api/ (and /openapi.json) answers JSON, never a page. */
-function isApiPath(pathname: string): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/') || pathname === '/openapi.json';
 }
 
 function toPattern(path: string): RegExp {

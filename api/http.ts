@@ -100,7 +100,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
   };
   const errorResponse = (error: unknown, remaining: number): Response => {
     const rendering = toErrorBody(error);
-    return jsonResponse(JSON.stringify(rendering.body), rendering.status, {
+    return fastResponse(JSON.stringify(rendering.body), rendering.status, {
       ...toHeaders(fixedHeaders, remaining),
       'content-type': 'application/json',
       'cache-control': 'no-store',
@@ -111,11 +111,13 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
   const middleware: Middleware = async (event, next) => {
     let remaining = limit;
     try {
+      // A preflight spends nothing: a browser over its limit would see a refused preflight as a CORS failure, never
+      // the 429 and its Retry-After.
+      if (event.req.method === 'OPTIONS') return toPreflightResponse(event, Object.fromEntries(fixedHeaders));
       if (isRateLimited(event)) {
         const request = event.req;
         remaining = admit(take(request.runtime?.node?.req ?? request, request.headers.get('x-forwarded-for'), request.ip));
       }
-      if (event.req.method === 'OPTIONS') return toPreflightResponse(event, toHeaders(fixedHeaders, remaining));
       if (hasMalformedEscape(event.url.pathname)) {
         throw apiError(400, 'not_found', 'The path has a malformed percent-escape, so it names nothing here. See /openapi.json.');
       }
@@ -157,8 +159,12 @@ function toHeaders(fixedHeaders: Array<[string, string]>, remaining: number): Re
 
 /** The API spends tokens; the site's pages and assets (static files any CDN serves) do not. */
 function isRateLimited(event: H3Event): boolean {
-  const path = event.url.pathname;
-  return path.startsWith('/api/') || path === '/api' || path === '/openapi.json';
+  return isApiPath(event.url.pathname);
+}
+
+/** Everything under /api/ and the OpenAPI document (as the router matches it, with a trailing slash): JSON, never a page. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/') || pathname === '/openapi.json' || pathname === '/openapi.json/';
 }
 
 /**
@@ -172,7 +178,7 @@ function toClientAddress(forwardedFor: string | null | undefined, socketAddress:
 /** Any OPTIONS request: the CORS preflight answer, allowing whichever request headers the preflight names. */
 function toPreflightResponse(event: H3Event, headers: Record<string, string>): Response {
   const requested = event.req.headers.get('access-control-request-headers')?.trim();
-  return jsonResponse(null, 204, {
+  return fastResponse(null, 204, {
     ...headers,
     ...PREFLIGHT_HEADERS,
     'access-control-allow-headers': requested || ALLOWED_REQUEST_HEADERS,
@@ -199,7 +205,7 @@ function toResponse(request: ServerRequest, result: unknown, fixedHeaders: Array
   }
   const read = request.method === 'GET' || request.method === 'HEAD';
   const headers = toJsonHeaders(fixedHeaders, remaining, read);
-  if (!read) return jsonResponse(result instanceof JsonBytes ? result.body : JSON.stringify(result), 200, headers);
+  if (!read) return fastResponse(result instanceof JsonBytes ? result.body : JSON.stringify(result), 200, headers);
   if (result instanceof JsonBytes) return storedResponse(request, result, headers);
   const body = JSON.stringify(result);
   return readResponse(request, body, toEtag(body), headers);
@@ -220,7 +226,7 @@ function storedResponse(request: ServerRequest, answer: StoredAnswer, headers: R
 
 function readResponse(request: ServerRequest, body: string | Uint8Array, etag: string, headers: Record<string, string>): Response {
   const reply = toReadReply(request.method, request.headers.get('if-none-match') ?? undefined, body, etag, headers);
-  return jsonResponse(reply.body, reply.status, reply.headers);
+  return fastResponse(reply.body, reply.status, reply.headers);
 }
 
 /** A read's reply: 304 when the client holds this ETag, no body for HEAD. */
@@ -232,10 +238,10 @@ function toReadReply(method: string, ifNoneMatch: string | undefined, body: stri
 }
 
 /**
- * Every answer of the layer: srvx's `FastResponse` with plain-object headers, which the Node adapter writes without
- * building a web `Response` or `Headers`; with its reason phrase, which srvx would otherwise leave empty.
+ * Every answer of the layer and the site: srvx's `FastResponse` with plain-object headers, which the Node adapter
+ * writes without building a web `Response` or `Headers`; with its reason phrase, which srvx would otherwise leave empty.
  */
-function jsonResponse(body: string | Uint8Array | null, status: number, headers: Record<string, string>): Response {
+export function fastResponse(body: BodyInit | Uint8Array | null, status: number, headers: Record<string, string>): Response {
   return new FastResponse(body as BodyInit | null, { status, statusText: STATUS_CODES[status], headers });
 }
 

@@ -61,20 +61,31 @@ describe('serving the built site (api/static.ts)', () => {
     expect(await head.text()).toBe('');
   });
 
-  it("answers unknown pages with the site's 404 page as HTML, and everything under /api/ with JSON", async () => {
-    const missing = await request('/services/no-such-service');
-    expect(missing.status).toBe(404);
+  it("answers an unknown page with the site's 404 page to a browser, JSON to every other client, and /api/ with JSON", async () => {
+    const browser = { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } };
+    const missing = await request('/services/no-such-service', browser);
+    expect([missing.status, missing.statusText]).toEqual([404, 'Not Found']);
     expect(missing.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await missing.text()).toContain('Page not found');
-    for (const path of ['/api/v1/nope', '/api/', '/api']) {
-      const api = await request(path);
-      expect(api.status, path).toBe(404);
-      expect(api.headers.get('content-type')).toContain('application/json');
-      expect((await api.json()).error.code).toBe('not_found');
+    // An agent, or curl (Accept: */*), gets the Error shape, also for paths that only look like the API's.
+    for (const path of ['/services/no-such-service', '/API/v1/stats', '//api/v1/stats', '/api%2Fv1%2Fstats', '/api/v1/nope', '/api/', '/api']) {
+      for (const init of [{}, { headers: { accept: '*/*' } }, { headers: { accept: 'application/json' } }]) {
+        const answer = await request(path, init);
+        expect(answer.status, path).toBe(404);
+        expect(answer.headers.get('content-type'), path).toContain('application/json');
+        const { error } = await answer.json();
+        expect([error.code, error.endpoints], path).toEqual(['not_found', expect.arrayContaining(['/api/v1/services'])]);
+      }
     }
+    for (const path of ['/api/v1/nope', '/api']) expect((await request(path, browser)).headers.get('content-type')).toContain('application/json');
     const post = await request('/services/alpha-example-com', { method: 'POST' });
     expect(post.headers.get('content-type')).toContain('application/json');
     expect((await request('/api/v1/services/alpha-example-com')).headers.get('content-type')).toContain('application/json');
+  });
+
+  it('gives every page its reason phrase', async () => {
+    expect((await request('/')).statusText).toBe('OK');
+    expect((await request('/services/Alpha-Example-COM')).statusText).toBe('Moved Permanently');
   });
 
   it('redirects a listing path with capitals to the lower-case one', async () => {
@@ -88,7 +99,7 @@ describe('serving the built site (api/static.ts)', () => {
   it('refuses dotfiles, traversal and encoded separators', async () => {
     for (const path of ['/.build.json', '/services/%2e%2e/%2e%2e/package.json', '/..%2f..%2fpackage.json', '/%2e%2e%5cpackage.json',
       '/services/alpha-example-com/index.html%00', '/_astro/../.build.json']) {
-      const response = await request(path);
+      const response = await request(path, { headers: { accept: 'text/html' } });
       expect(response.status, path).toBe(404);
       expect(await response.text()).toContain('Page not found');
     }

@@ -3,12 +3,14 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { H3Event } from 'h3';
+import { fastResponse } from './http.ts';
 
 /**
  * Serving the built site (`dist/`, see site/build/) from the h3 server, after the API routes: files with their
  * type and caching headers, `/services/{id}` from `services/{id}/index.html`, the home page for a query
- * rendered on request (so the search form works without JavaScript), and the site's 404 page as HTML with
- * status 404 for anything else. Paths under `/api/` never reach it.
+ * rendered on request (so the search form works without JavaScript), and for anything else the site's 404 page as
+ * HTML with status 404 to a browser (which asks for `text/html`); to any other client nothing, for the app to answer
+ * in the API's Error shape. Paths under `/api/` never reach it.
  */
 
 export interface StaticSiteOptions {
@@ -56,10 +58,11 @@ interface Found {
 }
 
 /**
- * The handler for every non-API GET and HEAD: answers a file, a rendered home page, or the 404 page.
- * @example app.all('/**', createSiteHandler({ distDir: 'dist' }));
+ * The handler for every non-API GET and HEAD: answers a file, a rendered home page, the 404 page to a browser, or
+ * null for a client that is not one (the app answers it in the Error shape).
+ * @example const answer = await createSiteHandler({ distDir: 'dist' })(event);
  */
-export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) => Promise<Response> {
+export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) => Promise<Response | null> {
   return async (event) => {
     const url = event.url;
     const head = event.req.method === 'HEAD';
@@ -76,9 +79,9 @@ export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) 
       // Service ids are lower-case; a link with capitals still reaches the page.
       const lower = `/${url.pathname.toLowerCase().split('/').filter((segment) => segment.length > 0).join('/')}`;
       if (/[A-Z]/.test(url.pathname) && (await findFile(root, lower))) {
-        return new Response(null, { status: 301, headers: { location: `${lower}${url.search}`, 'cache-control': PAGE_CACHE } });
+        return fastResponse(null, 301, { location: `${lower}${url.search}`, 'cache-control': PAGE_CACHE });
       }
-      return notFound(root, head);
+      return asksForPage(event) ? notFound(root, head) : null;
     }
     const etag = `W/"${found.size.toString(36)}-${Math.floor(found.mtimeMs).toString(36)}"`;
     const type = TYPES[extname(found.path).toLowerCase()] ?? 'application/octet-stream';
@@ -90,13 +93,13 @@ export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) 
       'x-content-type-options': 'nosniff',
       ...(type.startsWith('text/html') ? pageHeaders(url.pathname) : {}),
     };
-    if (matchesEtag(event.req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    if (matchesEtag(event.req.headers.get('if-none-match'), etag)) return fastResponse(null, 304, headers);
     headers['content-length'] = String(found.size);
-    if (head) return new Response(null, { status: 200, headers });
+    if (head) return fastResponse(null, 200, headers);
     if (found.size >= STREAM_FROM_BYTES) {
-      return new Response(Readable.toWeb(createReadStream(found.path)) as ReadableStream, { status: 200, headers });
+      return fastResponse(Readable.toWeb(createReadStream(found.path)) as ReadableStream, 200, headers);
     }
-    return new Response(await readFile(found.path), { status: 200, headers });
+    return fastResponse(await readFile(found.path), 200, headers);
   };
 }
 
@@ -135,6 +138,11 @@ async function statFile(root: string, path: string): Promise<Found | null> {
   }
 }
 
+/** A browser asks for `text/html`; agents and curl, which accept any type or JSON, get the API's Error shape instead. */
+function asksForPage(event: H3Event): boolean {
+  return event.req.headers.get('accept')?.includes('text/html') ?? false;
+}
+
 async function notFound(root: string, head: boolean): Promise<Response> {
   const page = await readFile(join(root, '404.html'), 'utf8').catch(() => null);
   const headers = { 'content-type': TYPES['.html']!, 'cache-control': NOT_FOUND_CACHE, ...pageHeaders('/404') };
@@ -153,7 +161,7 @@ function pageHeaders(pathname: string): Record<string, string> {
 }
 
 function respond(body: string, status: number, headers: Record<string, string>, head: boolean): Response {
-  return new Response(head ? null : body, { status, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } });
+  return fastResponse(head ? null : body, status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
 }
 
 function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
