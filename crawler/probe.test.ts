@@ -217,6 +217,18 @@ describe('SSRF guard', () => {
     expect(await probe({ url: away }, { agent: own })).toMatchObject({ ok: false, reason: 'refused: private address' });
   });
 
+  it('ends at the time limit while a name is still being looked up, and records no more than the limit', async () => {
+    const slowResolver: LookupFunction = (_host, options, callback) => {
+      setTimeout(() => (options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)), 3_000);
+    };
+    const url = endpointOf('x402-v2-header').url.replace('127.0.0.1', 'slow-dns.example');
+    const started = performance.now();
+    const outcome = await probe({ url }, { agent: newAgent({ allow: loopback, lookup: slowResolver }) });
+    expect(outcome).toMatchObject({ ok: false, reason: 'timed out after 0.5 s', status_code: null });
+    expect(outcome.latency_ms).toBeLessThan(TIMEOUT_MS + 300);
+    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 300);
+  });
+
   it('checks the addresses a name resolves to when connecting', async () => {
     const toLoopback: LookupFunction = (_host, options, callback) =>
       options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4);

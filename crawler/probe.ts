@@ -194,6 +194,27 @@ async function readBoundedBody(body: Dispatcher.ResponseData['body']): Promise<{
   return { text: Buffer.concat(chunks).toString('utf8'), truncatedAtBytes: null };
 }
 
+/**
+ * The response, or the abort as soon as the time limit passes: undici only gives up on a request once its connector
+ * returns, and a DNS lookup that hangs (a resolver that never answers) held a probe for seconds past its limit. A
+ * response that comes after all is dropped.
+ */
+async function untilAborted(responding: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  let stop = () => {};
+  const aborted = new Promise<never>((_resolve, reject) => {
+    stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    return await Promise.race([responding, aborted]);
+  } catch (error) {
+    if (signal.aborted) responding.then((late) => discardBody(late.body), () => {});
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
 /** Sends one request and follows up to MAX_REDIRECTS redirects by hand, re-checking every hop. */
 async function sendFollowing(url: string, method: string, body: unknown, ctx: ProbeContext): Promise<Attempt> {
   const started = performance.now();
@@ -209,7 +230,7 @@ async function sendFollowing(url: string, method: string, body: unknown, ctx: Pr
       await assertReachable(hopUrl, ctx.agent);
       const payload = hopBody === undefined ? undefined : JSON.stringify(hopBody);
       const headers = { accept: 'application/json', 'user-agent': PROBE_USER_AGENT, 'accept-encoding': 'identity' };
-      const response = await request(hopUrl, {
+      const response = await untilAborted(request(hopUrl, {
         dispatcher: ctx.agent.dispatcher,
         method: hopMethod as Dispatcher.HttpMethod,
         headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
@@ -217,7 +238,7 @@ async function sendFollowing(url: string, method: string, body: unknown, ctx: Pr
         signal: ctx.signal,
         // One probe per host per pass: a kept-alive socket would only hold memory until the next pass.
         reset: true,
-      });
+      }), ctx.signal);
       const { statusCode: status, headers: responseHeaders } = response;
       const location = responseHeaders.location;
       const isRedirect = REDIRECTS_TO_GET.has(status) || REDIRECTS_KEEPING_METHOD.has(status);
