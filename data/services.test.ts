@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from './db.ts';
+import { openDatabase, type DB } from './db.ts';
 import { listProbes, recordProbe } from './probes.ts';
 import { toCaselessGlob } from './search.ts';
 import { keepsMatchOrder, listServices } from './service-list.ts';
@@ -164,18 +164,25 @@ describe('services', () => {
   });
 
   describe('beside a crawl in another process', () => {
-    const dirs: string[] = [];
+    const opened: Array<{ dir: string; connections: DB[] }> = [];
     afterEach(() => {
       vi.useRealTimers();
-      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+      for (const { dir, connections } of opened.splice(0)) {
+        for (const db of connections) db.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
+    /** The served connection and a crawl's on one database file, with the clock held at NOW. */
+    function openBeside() {
+      const dir = mkdtempSync(join(tmpdir(), 'psi-list-beside-'));
+      const [served, crawl] = [openDatabase(join(dir, 'index.db')), openDatabase(join(dir, 'index.db'))];
+      opened.push({ dir, connections: [served, crawl] });
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(NOW) });
+      return { served, crawl };
+    }
 
     it('counts lag its commits by at most two seconds, and follow a change through this connection at once', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'psi-list-counts-'));
-      dirs.push(dir);
-      const served = openDatabase(join(dir, 'index.db'));
-      const crawl = openDatabase(join(dir, 'index.db'));
-      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(NOW) });
+      const { served, crawl } = openBeside();
       upsertServices(served, [makeService({ id: 'a-test' }), makeService({ id: 'b-test' })], NOW);
       const list = () => listServices(served, { rail: 'x402' }, PAGE);
       expect(list().counts).toEqual({ total: 2, live: 0, dual_rail: 0 });
@@ -199,16 +206,10 @@ describe('services', () => {
 
       upsertServices(served, [makeService({ id: 'c-test' })], NOW);
       expect(list().counts).toEqual({ total: 3, live: 2, dual_rail: 0 });
-      served.close();
-      crawl.close();
     });
 
     it('pages a search in the order of its counts for up to two seconds, each service as it is now', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'psi-list-order-'));
-      dirs.push(dir);
-      const served = openDatabase(join(dir, 'index.db'));
-      const crawl = openDatabase(join(dir, 'index.db'));
-      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(NOW) });
+      const { served, crawl } = openBeside();
       const others = Array.from({ length: 60 }, (_, i) => makeService({ id: `other-${i}-test`, description: 'Token prices' }));
       const weather = ['a-test', 'b-test', 'c-test'].map((id) => makeService({ id, description: 'Weather by city' }));
       upsertServices(served, [...others, ...weather], NOW);
@@ -230,8 +231,6 @@ describe('services', () => {
 
       upsertServices(served, [makeService({ id: 'd-test', description: 'Weather alerts' })], NOW);
       expect(ids()).toEqual([['c-test', true], ['a-test', null], ['d-test', null]]);
-      served.close();
-      crawl.close();
     });
   });
 
