@@ -29,7 +29,7 @@ describe('serving the built site (api/static.ts)', () => {
       expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
     }
-    expect(await (await request('/services/alpha-example-com')).text()).toContain('<h1>Alpha Weather</h1>');
+    expect(await (await request('/services/alpha-example-com')).text()).toContain('<h1><bdi>Alpha Weather</bdi></h1>');
   });
 
   it.each([

@@ -7,10 +7,11 @@ import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import type { DB } from '../data/db.ts';
 import { recordProbe } from '../data/probes.ts';
+import { makeService } from '../data/testing.ts';
 import { PROJECT_ROOT } from '../project.ts';
 import { createSite } from './build/site.ts';
 import {
-  buildFixtureSite, FIXTURE_NOW, makeHostileProbes, makeHostileServices, openFixtureDatabase, XSS_PAYLOADS, type FixtureSite,
+  buildFixtureSite, FIXTURE_NOW, makeHostileProbes, makeHostileServices, makeProbes, openFixtureDatabase, XSS_PAYLOADS, type FixtureSite,
 } from './testing.ts';
 
 /**
@@ -147,6 +148,30 @@ describe('the site in chromium', () => {
     await context.close();
   });
 
+  it('past the last page offers the first page, never a Previous link to another empty one, from the server and from the script', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, errors } = await openPage(context);
+    const pagerItems = () => page.locator('#results-pager > *').evaluateAll((items) => items.map((item) => [item.textContent, item.getAttribute('href')]));
+    await page.goto(`${main.origin}/?offset=500`);
+    expect(await page.locator('#results-status .status-line').textContent()).toBe('No services on this page; 6 services match.');
+    expect(await pagerItems()).toEqual([['First page', '/'], ['No page 6: the last is page 1', null]]);
+
+    await page.goto(`${main.origin}/?rail=x402`);
+    await page.waitForSelector('form.search[data-enhanced="on"]');
+    const loaded = page.waitForResponse((response) => response.url().includes('/api/v1/services?') && response.url().includes('offset=300'));
+    await page.evaluate(() => {
+      window.history.pushState(null, '', '/?rail=x402&offset=300');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await loaded;
+    await expect.poll(pagerItems).toEqual([['First page', '/?rail=x402'], ['No page 4: the last is page 1', null]]);
+    await page.locator('#results-pager a').click();
+    await expect.poll(() => page.locator('#results > li').count()).toBe(4);
+    expect(await pagerItems()).toEqual([['Page 1 of 1', null]]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('keeps screenshots at 390 and 1280 px, and has no serious accessibility violations', async () => {
     const pages = [
       ['home', '/'], ['listing', '/services/alpha-example-com'], ['failing', '/services/down-example-com'],
@@ -176,11 +201,32 @@ describe('the site in chromium', () => {
   }, 60_000);
 });
 
+/** U+202E RIGHT-TO-LEFT OVERRIDE in every text a directory gives: it must not reorder the page around it. */
+const RLO = '\u202E';
+const BIDI_ENDPOINT = `https://bidi.example.com/${RLO}pay`;
+const BIDI_SERVICE = makeService({
+  id: 'bidi-example-com',
+  name: `Bidi ${RLO}Name`,
+  description: `Bidi ${RLO}description`,
+  category: `cat${RLO}egory`,
+  endpoint: BIDI_ENDPOINT,
+  facilitator: `https://facilitator.example.com/${RLO}x`,
+  price: { usd: 0.01, display: `$0.01 ${RLO}per call` },
+  chains: ['base', `ch${RLO}ain`],
+  assets: ['USDC', `as${RLO}set`],
+  sources: [{ source: 'bazaar', url: `https://directory.example.com/${RLO}list` }],
+  endpoints: [
+    { url: BIDI_ENDPOINT, method: 'GET', description: `End${RLO}point`, price: { usd: 0.01, display: null }, rails: ['x402'], chains: ['base'], assets: ['USDC'] },
+    { url: `https://other.example.com/${RLO}x`, method: 'POST', description: null, price: { usd: null, display: `x${RLO}y` }, rails: ['x402'], chains: [], assets: [] },
+  ],
+});
+
 describe('hostile directory data in chromium', () => {
   let hostile: Served;
   beforeAll(async () => {
-    const db = openFixtureDatabase(makeHostileServices());
+    const db = openFixtureDatabase([...makeHostileServices(), BIDI_SERVICE]);
     for (const probe of makeHostileProbes()) recordProbe(db, probe);
+    for (const probe of makeProbes(BIDI_SERVICE.id, 2, (n) => (n === 1 ? { ok: false, reason: `no ${RLO}challenge` } : { ok: true }))) recordProbe(db, probe);
     hostile = await serveSite(db);
   }, 60_000);
   afterAll(async () => {
@@ -194,7 +240,7 @@ describe('hostile directory data in chromium', () => {
       const allowedTags = new Set(['HTML', 'HEAD', 'META', 'TITLE', 'LINK', 'BODY', 'A', 'HEADER', 'NAV', 'UL', 'OL', 'LI', 'MAIN', 'ARTICLE',
         'P', 'H1', 'H2', 'H3', 'SPAN', 'DL', 'DT', 'DD', 'DIV', 'SECTION', 'PRE', 'CODE', 'FIGURE', 'FIGCAPTION', 'TABLE', 'CAPTION', 'THEAD',
         'TBODY', 'TR', 'TH', 'TD', 'TIME', 'FORM', 'LABEL', 'INPUT', 'SELECT', 'OPTION', 'BUTTON', 'FOOTER', 'SCRIPT', 'svg', 'g', 'line',
-        'text', 'path', 'circle', 'title']);
+        'text', 'path', 'circle', 'title', 'BDI']);
       if ((window as unknown as { __xss?: unknown }).__xss !== undefined) problems.push(`payload ran: ${(window as unknown as { __xss: unknown }).__xss}`);
       for (const element of document.querySelectorAll('*')) {
         if (!allowedTags.has(element.tagName)) problems.push(`unexpected <${element.tagName}>`);
@@ -247,4 +293,41 @@ describe('hostile directory data in chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
+
+  /** Text holding U+202E that is not alone in an element isolating it (or, in a <title> or <option>, not within FSI…PDI). */
+  const findUnisolated = (page: Page) =>
+    page.evaluate((rlo) => {
+      const problems: string[] = [];
+      const bare = (text: string) => text.replace(/\u2068[^\u2068\u2069]*\u2069/g, '').includes(rlo);
+      if (bare(document.title)) problems.push(`title: ${document.title}`);
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.nodeValue ?? '';
+        const parent = node.parentElement!;
+        if (!text.includes(rlo) || parent.tagName === 'SCRIPT') continue;
+        const isolated = parent.tagName === 'OPTION'
+          ? !bare(text)
+          : getComputedStyle(parent).unicodeBidi === 'isolate' && parent.childNodes.length === 1;
+        if (!isolated) problems.push(`<${parent.tagName.toLowerCase()}${parent.className ? `.${parent.className}` : ''}> ${JSON.stringify(text.slice(0, 40))}`);
+      }
+      return problems;
+    }, RLO);
+
+  it('isolates directory text, so a right-to-left override in it cannot reorder the page around it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, errors } = await openPage(context);
+    for (const path of ['/services/bidi-example-com', '/', '/?q=bidi']) {
+      await page.goto(`${hostile.origin}${path}`);
+      expect(await page.content(), path).toContain(RLO);
+      expect(await findUnisolated(page), path).toEqual([]);
+    }
+    await page.goto(`${hostile.origin}/`);
+    await page.waitForSelector('form.search[data-enhanced="on"]');
+    await page.getByLabel('Search name, category, description or endpoint').fill('bidi');
+    await expect.poll(() => page.locator('#results > li').count()).toBe(1);
+    expect(await page.locator('#results .name').textContent()).toBe(BIDI_SERVICE.name);
+    expect(await findUnisolated(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toLatencyChart } from './chart.ts';
+import { median } from './format.ts';
 
 describe('chart.ts', () => {
   it('draws nothing with fewer than two timed points', () => {
@@ -24,5 +25,12 @@ describe('chart.ts', () => {
     expect(chart.summary).toBe('Response time of the last 4 checks: median 200 ms, fastest 100 ms, slowest 380 ms; 2 without a challenge (marked red).');
     expect([chart.firstLabel, chart.lastLabel]).toEqual(['first', 'last']);
     expect(chart.dots[3]!.title).toBe('last: 200 ms, no challenge detected');
+  });
+
+  it('takes the median the key facts take: with an even count, the mean of the two middle values', () => {
+    const values = [120, 100, 301, 400];
+    const chart = toLatencyChart(values.map((ms, k) => ({ label: String(k), ms, ok: true })), 'the last 4 checks')!;
+    expect(median(values)).toBe(211);
+    expect(chart.summary).toBe('Response time of the last 4 checks: median 211 ms, fastest 100 ms, slowest 400 ms.');
   });
 });

@@ -1,3 +1,5 @@
+import { median } from './format.ts';
+
 /**
  * A small latency chart computed at build time and drawn as inline SVG (site/src/components/LatencyChart.astro):
  * a line through the response times, a dot per check, a red mark where a check detected no challenge.
@@ -50,7 +52,8 @@ export function toLatencyChart(points: readonly ChartPoint[], what: string, size
   const timed = points.filter((point) => point.ms !== null);
   if (timed.length < 2) return null;
   const values = timed.map((point) => point.ms as number);
-  const max = niceCeiling(Math.max(...values));
+  const slowest = Math.max(...values);
+  const max = niceCeiling(slowest);
   const plotWidth = size.width - PAD.left - PAD.right;
   const plotHeight = size.height - PAD.top - PAD.bottom;
   const step = points.length > 1 ? plotWidth / (points.length - 1) : 0;
@@ -67,10 +70,8 @@ export function toLatencyChart(points: readonly ChartPoint[], what: string, size
     .filter((_, index) => points[index]!.ms !== null)
     .map((dot, index) => `${index === 0 ? 'M' : 'L'}${dot.x} ${dot.y}`)
     .join(' ');
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
   const misses = points.filter((point) => !point.ok).length;
-  const summary = `Response time of ${what}: median ${median} ms, fastest ${sorted[0]} ms, slowest ${sorted[sorted.length - 1]} ms` +
+  const summary = `Response time of ${what}: median ${median(values)} ms, fastest ${Math.min(...values)} ms, slowest ${slowest} ms` +
     (misses > 0 ? `; ${misses} without a challenge (marked red).` : '.');
   return {
     width: size.width,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatDate, formatPercent, formatUsd, formatUtc, joinWords, median, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref, truncate,
+  formatDate, formatPercent, formatUsd, formatUtc, isolateText, joinWords, listTemplateParams, median, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
+  truncate,
 } from './format.ts';
 
 describe('format.ts', () => {
@@ -42,8 +43,23 @@ describe('format.ts', () => {
     ['https://', null],
     ['http:/\\evil.example', null],
     [null, null],
-  ])('only http(s) URLs become links: %j -> %j', (url, href) => {
+    ['https://gemini.mpp.tempo.xyz/:version/files', null],
+    ['https://api.example.com/agents/{id}/run', null],
+    ['https://api.example.com/agents/%7Bid%7D/run', null],
+    ['https://api.example.com/users/:id', null],
+    ['https://api.example.com/search?q={query}', null],
+    ['https://api.example.com:8443/v1/a:b?at=12:30', 'https://api.example.com:8443/v1/a:b?at=12:30'],
+  ])('only http(s) URLs naming one resource become links: %j -> %j', (url, href) => {
     expect(toSafeHref(url)).toBe(href);
+  });
+
+  it('finds the parameters of a URL template', () => {
+    expect(listTemplateParams('https://gemini.mpp.tempo.xyz/:version/files')).toEqual([':version']);
+    expect(listTemplateParams('https://a.example/orgs/:org/agents/{id}/run')).toEqual([':org', '{id}']);
+    expect(listTemplateParams('https://a.example/agents/%7Bagent_id%7D')).toEqual(['{agent_id}']);
+    expect(listTemplateParams('https://a.example:8443/v1/a:b?at=12:30#x:y')).toEqual([]);
+    expect(listTemplateParams('acp://shop.example')).toEqual([]);
+    expect(listTemplateParams('https://a.example/:a/:b/:a')).toEqual([':a', ':b']);
   });
 
   it('shows an endpoint as a path on its host, else in full', () => {
@@ -53,6 +69,8 @@ describe('format.ts', () => {
     expect(toPathOrUrl('https://a.example/v1/x?q=1', 'https://a.example')).toBe('/v1/x?q=1');
     expect(toPathOrUrl('https://b.example/v1', 'https://a.example')).toBe('https://b.example/v1');
     expect(toPathOrUrl('javascript:alert(1)', 'https://a.example')).toBe('javascript:alert(1)');
+    expect(toPathOrUrl('https://a.example/agents/{id}/run', 'https://a.example')).toBe('/agents/{id}/run');
+    expect(toPathOrUrl('https://A.example/v1', 'https://a.example')).toBe('/v1');
   });
 
   it('quotes for the shell only what needs it, and quotes quotes', () => {
@@ -60,6 +78,10 @@ describe('format.ts', () => {
     expect(shellQuote('https://a.example/x?a=1&b=2')).toBe("'https://a.example/x?a=1&b=2'");
     expect(shellQuote("https://a.example/'; rm -rf ~; '")).toBe(`'https://a.example/'\\''; rm -rf ~; '\\'''`);
     expect(shellQuote('$(id)')).toBe("'$(id)'");
+  });
+
+  it('isolates text where markup cannot', () => {
+    expect(isolateText('a\u202Eb')).toBe('\u2068a\u202Eb\u2069');
   });
 
   it('cuts long text on a word, and takes medians and shares', () => {

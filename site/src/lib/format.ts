@@ -58,14 +58,15 @@ export function joinWords(words: readonly string[]): string {
 }
 
 /**
- * The URL as a link target when it is an absolute http(s) URL, else null (javascript:, data:, acp://, relative).
+ * The URL as a link target when it is an absolute http(s) URL of one resource, else null (javascript:, data:,
+ * acp://, relative, or a template such as `/:version/files`, which cannot be followed as it is).
  * Only these become links, always with `rel="nofollow noopener"`.
  * @example toSafeHref('javascript:alert(1)') // null
  */
 export function toSafeHref(url: string | null | undefined): string | null {
   if (!url) return null;
   const trimmed = url.trim();
-  if (!/^https?:\/\//i.test(trimmed)) return null;
+  if (!/^https?:\/\//i.test(trimmed) || listTemplateParams(trimmed).length > 0) return null;
   try {
     const parsed = new URL(trimmed);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
@@ -74,6 +75,16 @@ export function toSafeHref(url: string | null | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The parameters of a URL template, as written (`:version`, `{id}`, also percent-encoded); none for a URL of one
+ * resource. Only path segments count as `:name`, so ports and times in a query (`?at=12:30`) are not parameters.
+ * @example listTemplateParams('https://a.example/:version/agents/{id}') // [':version', '{id}']
+ */
+export function listTemplateParams(url: string): string[] {
+  const afterHost = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/#.*$/s, '').replace(/%7B/gi, '{').replace(/%7D/gi, '}');
+  return [...new Set([...afterHost.matchAll(/\{[^{}/?&=]+\}|\/(:[A-Za-z_][\w-]*)/g)].map((match) => match[1] ?? match[0]))];
 }
 
 /** The attributes every link to a place named by directory data carries. */
@@ -101,12 +112,22 @@ export function toPathOrUrl(url: string, baseUrl: string): string {
   try {
     const parsed = new URL(url);
     if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.origin === baseUrl) {
-      return `${parsed.pathname}${parsed.search}`;
+      // As listed when it starts with the origin, so a template's `{id}` is not shown percent-encoded.
+      return url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : `${parsed.pathname}${parsed.search}`;
     }
   } catch {
     // not a URL: shown as given
   }
   return url;
+}
+
+/**
+ * Text between the Unicode marks FSI and PDI, so direction controls in it (U+202E) cannot reorder what follows.
+ * For directory text where markup cannot go (`<title>`, `<option>`); in markup it goes in a `<bdi>`.
+ * @example isolateText('Name') // '\u2068Name\u2069'
+ */
+export function isolateText(text: string): string {
+  return `\u2068${text}\u2069`;
 }
 
 /**

@@ -58,6 +58,37 @@ export function isFilteredQuery(query: HomeQuery): boolean {
   return toHomeHref(query) !== '/';
 }
 
+/** One piece of the pager under the results: a link, or where you are when `href` is null. */
+export interface PagerItem {
+  text: string;
+  href: string | null;
+  rel: 'prev' | 'next' | null;
+}
+
+/**
+ * The pager of a query at its offset: Previous, `Page 2 of 8`, Next. Past the last page it says so and links the
+ * first and the last page, never another empty one.
+ * @example toHomePager({ ...EMPTY_QUERY, offset: 10_000 }, 704)[1] // { text: 'Last page (8)', href: '/?offset=700', rel: null }
+ */
+export function toHomePager(query: HomeQuery, total: number, pageSize = HOME_PAGE_SIZE): PagerItem[] {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.floor(query.offset / pageSize) + 1;
+  const link = (text: string, offset: number, rel: PagerItem['rel'] = null): PagerItem => ({ text, href: toHomeHref({ ...query, offset }), rel });
+  const here = (text: string): PagerItem => ({ text, href: null, rel: null });
+  if (page > pages) {
+    return [
+      link('First page', 0),
+      ...(pages > 1 ? [link(`Last page (${pages})`, (pages - 1) * pageSize)] : []),
+      here(`No page ${page}: the last is page ${pages}`),
+    ];
+  }
+  return [
+    ...(page > 1 ? [link('← Previous', Math.max(0, query.offset - pageSize), 'prev')] : []),
+    here(`Page ${page} of ${pages}`),
+    ...(page < pages ? [link('Next →', query.offset + pageSize, 'next')] : []),
+  ];
+}
+
 /**
  * The status line over the results.
  * @example toStatus(703, 1, 100, false) // 'Showing 1–100 of 703 services'

@@ -13,12 +13,11 @@ export interface HomeRowView {
   name: string;
   /** The description cut to a few lines, or null. */
   description: string | null;
-  category: string | null;
   result: CheckResult;
   /** `$0.01`, or `No price listed`. */
   price: string;
-  /** `x402 · base · USDC`, the payment terms in one line. */
-  terms: string;
+  /** The line under the description, each part on its own: rails, chains, assets, category (`['x402', 'base', 'USDC']`). */
+  meta: string[];
   /** The host of the main endpoint (`https://api.example.com`). */
   host: string;
 }
@@ -29,18 +28,16 @@ const DESCRIPTION_MAX = 220;
  * @example toHomeRow(service).price // '$0.01'
  */
 export function toHomeRow(service: Service): HomeRowView {
-  const terms = [service.rails.map(toRailLabel).join(' + '), service.chains.join(', '), service.assets.join(', ')]
-    .filter((part) => part.length > 0)
-    .join(' · ');
+  const meta = [service.rails.map(toRailLabel).join(' + '), service.chains.join(', '), service.assets.join(', '), service.category ?? '']
+    .filter((part) => part.length > 0);
   return {
     id: service.id,
     href: `/services/${encodeURIComponent(service.id)}`,
     name: service.name,
     description: service.description ? truncate(service.description, DESCRIPTION_MAX) : null,
-    category: service.category,
     result: toCheckResult(service.live),
     price: formatUsd(service.price.usd) ?? 'No price listed',
-    terms,
+    meta,
     host: toBaseUrl(service.endpoint),
   };
 }

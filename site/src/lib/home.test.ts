@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openFixtureDatabase } from '../../testing.ts';
 import { getHomeView } from './home.ts';
-import { EMPTY_QUERY, isFilteredQuery, readHomeQuery, toHomeHref, toStatus } from './home-query.ts';
+import { EMPTY_QUERY, isFilteredQuery, readHomeQuery, toHomeHref, toHomePager, toStatus } from './home-query.ts';
 import { toHomeRow } from './home-row.ts';
 
 describe('home.ts', () => {
@@ -20,8 +20,7 @@ describe('home.ts', () => {
       ['x402', 4, '/?rail=x402'], ['MPP', 2, '/?rail=mpp'], ['ACP', 1, '/?rail=acp'],
     ]);
     expect(view.assets.map((o) => o.label)).toEqual(['USDC', 'pathUSD']);
-    expect(view.prevHref).toBeNull();
-    expect(view.nextHref).toBeNull();
+    expect(view.pager).toEqual([{ text: 'Page 1 of 1', href: null, rel: null }]);
   });
 
   it('filters like the list API: facets combine, chains by CAIP-2 id, live, free text', () => {
@@ -55,13 +54,40 @@ describe('home.ts', () => {
     expect(toStatus(5, 101, 100, true)).toBe('No services on this page; 5 services match.');
   });
 
+  it('pages with Previous and Next, and past the last page offers the last and the first page, never an empty one', () => {
+    expect(toHomePager({ ...EMPTY_QUERY, rail: 'x402', offset: 100 }, 704)).toEqual([
+      { text: '← Previous', href: '/?rail=x402', rel: 'prev' },
+      { text: 'Page 2 of 8', href: null, rel: null },
+      { text: 'Next →', href: '/?rail=x402&offset=200', rel: 'next' },
+    ]);
+    expect(toHomePager({ ...EMPTY_QUERY, offset: 700 }, 704)).toEqual([
+      { text: '← Previous', href: '/?offset=600', rel: 'prev' },
+      { text: 'Page 8 of 8', href: null, rel: null },
+    ]);
+    expect(toHomePager({ ...EMPTY_QUERY, offset: 10_000 }, 704)).toEqual([
+      { text: 'First page', href: '/', rel: null },
+      { text: 'Last page (8)', href: '/?offset=700', rel: null },
+      { text: 'No page 101: the last is page 8', href: null, rel: null },
+    ]);
+    expect(toHomePager({ ...EMPTY_QUERY, q: 'x', offset: 300 }, 0)).toEqual([
+      { text: 'First page', href: '/?q=x', rel: null },
+      { text: 'No page 4: the last is page 1', href: null, rel: null },
+    ]);
+    const past = getHomeView(db, { ...EMPTY_QUERY, offset: 200 });
+    expect(past.status).toBe('No services on this page; 6 services match.');
+    expect(past.pager).toEqual([
+      { text: 'First page', href: '/', rel: null },
+      { text: 'No page 3: the last is page 1', href: null, rel: null },
+    ]);
+  });
+
   it('makes one row of a service the same way for the server and the client script', () => {
     const row = toHomeRow({
       id: 'a', name: 'A', category: null, description: 'x'.repeat(500), rails: ['x402', 'mpp'], chains: ['base'], assets: ['USDC'],
       price: { usd: null, display: null }, endpoint: 'https://a.example/pay', facilitator: null, live: false, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
     });
-    expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', terms: 'x402 + MPP · base · USDC', host: 'https://a.example' });
+    expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', meta: ['x402 + MPP', 'base', 'USDC'], host: 'https://a.example' });
     expect(row.description!.length).toBeLessThanOrEqual(220);
   });
 });

@@ -6,7 +6,7 @@ import { getStats } from '../../../data/services.ts';
 import { toRailLabel } from './directories.ts';
 import { formatUtc } from './format.ts';
 import {
-  HOME_PAGE_SIZE, isFilteredQuery, toCountsText, toHomeHref, toStatus, type HomeQuery,
+  HOME_PAGE_SIZE, isFilteredQuery, toCountsText, toHomeHref, toHomePager, toStatus, type HomeQuery, type PagerItem,
 } from './home-query.ts';
 import { toHomeRow, type HomeRowView } from './home-row.ts';
 
@@ -40,9 +40,7 @@ export interface HomeView {
   /** `703 services · 120 live · 5 dual-rail`. */
   countsText: string;
   rows: HomeRowView[];
-  prevHref: string | null;
-  nextHref: string | null;
-  pageText: string;
+  pager: PagerItem[];
 }
 
 /**
@@ -67,8 +65,6 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
   const from = query.offset + 1;
   const to = query.offset + services.length;
   const filtered = isFilteredQuery({ ...normalized, offset: 0 });
-  const pages = Math.max(1, Math.ceil(counts.total / HOME_PAGE_SIZE));
-  const page = Math.floor(query.offset / HOME_PAGE_SIZE) + 1;
   return {
     query: normalized,
     filtered,
@@ -86,9 +82,7 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
     status: toStatus(counts.total, from, to, filtered),
     countsText: toCountsText(counts),
     rows: services.map(toHomeRow),
-    prevHref: query.offset > 0 ? toHomeHref({ ...normalized, offset: Math.max(0, query.offset - HOME_PAGE_SIZE) }) : null,
-    nextHref: to < counts.total ? toHomeHref({ ...normalized, offset: query.offset + HOME_PAGE_SIZE }) : null,
-    pageText: `Page ${Math.min(page, pages)} of ${pages}`,
+    pager: toHomePager(normalized, counts.total),
   };
 }
 

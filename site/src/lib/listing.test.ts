@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_NOW, openFixtureDatabase, SITE_URL } from '../../testing.ts';
+import { recordProbe } from '../../../data/probes.ts';
+import { makeService } from '../../../data/testing.ts';
+import { FIXTURE_NOW, makeProbes, openFixtureDatabase, SITE_URL } from '../../testing.ts';
 import { ENDPOINTS_PER_PAGE, getListingView, toCurl, toEndpointPagePath } from './listing.ts';
 
 const options = { siteUrl: SITE_URL, now: FIXTURE_NOW };
@@ -32,9 +34,11 @@ describe('listing.ts', () => {
       unprobeable: false,
     });
     expect(view.medianMs).toBeGreaterThan(100);
+    expect(view.chart?.summary).toContain(`median ${view.medianMs} ms`);
     expect(view.curl).toEqual({
       command: 'curl -i https://alpha.example.com/v1/weather',
       comment: '# Expect HTTP 402 Payment Required with an x402 payment challenge; pay with an x402 client in USDC on base.',
+      note: null,
     });
     expect(view.summary).toMatch(/^on the last check, 2026-11-01 11:59 UTC \(HTTP 402, \d+ ms\)\.$/);
     expect(view.recentChecks).toHaveLength(20);
@@ -103,9 +107,7 @@ describe('listing.ts', () => {
   it('names both clients for a dual-rail service and the method of a POST endpoint', () => {
     expect(toCurl({ endpoint: 'https://d.example/pay', rails: ['mpp', 'x402'], chains: ['base', 'tempo'], assets: ['USDC'] }).comment)
       .toBe('# Expect HTTP 402 Payment Required with an x402 challenge (PAYMENT-REQUIRED) and an MPP challenge (WWW-Authenticate: Payment); pay with an x402 or MPP client in USDC on base and tempo.');
-    const post = toCurl({ endpoint: 'https://d.example/pay?a=1&b=2', rails: ['mpp'], chains: [], assets: [] }, [
-      { position: 0, url: 'https://d.example/pay?a=1&b=2', method: 'post', description: null, price: { usd: null, display: null }, rails: [], chains: [], assets: [] },
-    ]);
+    const post = toCurl({ endpoint: 'https://d.example/pay?a=1&b=2', rails: ['mpp'], chains: [], assets: [] }, 'post');
     expect(post.command).toBe("curl -i 'https://d.example/pay?a=1&b=2' -X POST");
     expect(post.comment).toContain('pay with an MPP client in the asset it names.');
   });
@@ -116,5 +118,45 @@ describe('listing.ts', () => {
     const view = getListingView(rolled, 'alpha-example-com', 1, options)!;
     expect(view.uptime.map((u) => u.percent)).toEqual(['91.7 %', '90.0 %', '75.0 %']);
     expect(view.dailyChart?.dots).toHaveLength(2);
+  });
+
+  it('shows a templated endpoint URL as text, not a link, and says the sample request needs its parameters filled in', () => {
+    const templated = openFixtureDatabase([makeService({
+      id: 'gemini-example-com',
+      endpoint: 'https://gemini.example.com/:version/files',
+      endpoints: [
+        { url: 'https://gemini.example.com/:version/files', method: 'GET', description: null, price: { usd: null, display: null }, rails: ['mpp'], chains: [], assets: [] },
+        { url: 'https://gemini.example.com/agents/{id}/run', method: 'POST', description: null, price: { usd: null, display: null }, rails: ['mpp'], chains: [], assets: [] },
+        { url: 'https://gemini.example.com/v1/models', method: 'GET', description: null, price: { usd: null, display: null }, rails: ['mpp'], chains: [], assets: [] },
+      ],
+    })]);
+    const view = getListingView(templated, 'gemini-example-com', 1, options)!;
+    expect(view.endpoints.rows.map((row) => row.target)).toEqual([
+      { text: '/:version/files', href: null },
+      { text: '/agents/{id}/run', href: null },
+      { text: '/v1/models', href: 'https://gemini.example.com/v1/models' },
+    ]);
+    expect(view.curl).toMatchObject({
+      command: 'curl -i https://gemini.example.com/:version/files',
+      note: '# A URL template, not runnable as is: replace :version with a real value first.',
+    });
+    expect(view.mainEndpoint.href).toBeNull();
+  });
+
+  it('marks as main only the row of the main URL with the method the checks send', () => {
+    const twice = openFixtureDatabase([makeService({
+      id: 'twice-example-com',
+      endpoint: 'https://twice.example.com/run',
+      endpoints: [
+        { url: 'https://twice.example.com/run', method: 'GET', description: 'read', price: { usd: null, display: null }, rails: ['x402'], chains: [], assets: [] },
+        { url: 'https://twice.example.com/run', method: 'POST', description: 'write', price: { usd: null, display: null }, rails: ['x402'], chains: [], assets: [] },
+      ],
+    })]);
+    const mainRows = () => getListingView(twice, 'twice-example-com', 1, options)!.endpoints.rows.map((row) => [row.method, row.mainLabel]);
+    // Before the first check: the first row listing the main URL, the one the crawler probes.
+    expect(mainRows()).toEqual([['GET', 'main, checked'], ['POST', null]]);
+    for (const probe of makeProbes('twice-example-com', 2, () => ({ ok: true, method: 'POST' }))) recordProbe(twice, probe);
+    expect(mainRows()).toEqual([['GET', null], ['POST', 'main, checked']]);
+    expect(getListingView(twice, 'twice-example-com', 1, options)!.curl?.command).toBe('curl -i https://twice.example.com/run -X POST');
   });
 });

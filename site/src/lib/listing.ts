@@ -6,7 +6,7 @@ import { getService, listSourceUrls } from '../../../data/services.ts';
 import { toLatencyChart, type LatencyChart } from './chart.ts';
 import { toDirectoryName, toRailLabel } from './directories.ts';
 import {
-  formatDate, formatUsd, formatUtc, joinWords, median, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
+  formatDate, formatUsd, formatUtc, joinWords, listTemplateParams, median, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
 } from './format.ts';
 import { NOT_CHECKED, toCheckResult, CHALLENGE_DETECTED, NO_CHALLENGE, type CheckResult } from './result.ts';
 import { getUptime, type UptimeView } from './uptime.ts';
@@ -96,8 +96,8 @@ export interface ListingView {
   lastSeenLive: string | null;
   firstIndexed: string;
   /** The sample request, or null for an endpoint that is not HTTP (acp://). */
-  curl: { command: string; comment: string } | null;
-  /** Why there is no sample request, when there is none. */
+  curl: CurlSample | null;
+  /** Why there is no sample request, when there is none; it follows the endpoint: `is not an HTTP URL: …`. */
   noCurlReason: string | null;
   endpointCountText: string;
   directories: string[];
@@ -116,6 +116,14 @@ export interface ListingView {
   dailyChart: LatencyChart | null;
   /** Not probed by design (acp://). */
   unprobeable: boolean;
+}
+
+export interface CurlSample {
+  command: string;
+  /** What to expect: the 402, the payment client and the asset. */
+  comment: string;
+  /** For a URL template (`/:version/files`): which parameters to fill in before it runs; else null. */
+  note: string | null;
 }
 
 export interface ListingOptions {
@@ -168,6 +176,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
   const unprobeable = !/^https?:\/\//i.test(service.endpoint);
   const detected = probes.filter((probe) => probe.ok).length;
   const latencies = probes.flatMap((probe) => (probe.latency_ms === null ? [] : [probe.latency_ms]));
+  const main = findMainRecord(facts.records, service.endpoint, last?.method ?? null);
   const listings = facts.sourceUrls.flatMap((ref) =>
     ref.url ? [{ text: `${toDirectoryName(ref.source)}: ${ref.url}`, href: toSafeHref(ref.url) }] : []);
   const days = listProbeDays(facts.db, service.id, new Date(options.now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10));
@@ -195,9 +204,9 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     lastCheckedIso: last?.probed_at ?? null,
     lastSeenLive: formatUtc(service.last_seen_live),
     firstIndexed: formatDate(service.first_indexed) ?? service.first_indexed,
-    curl: unprobeable ? null : toCurl(service, facts.records),
+    curl: unprobeable ? null : toCurl(service, main?.method ?? null),
     noCurlReason: unprobeable
-      ? `${service.endpoint} is not an HTTP URL: an ${service.rails.includes('acp') ? 'ACP merchant takes checkouts inside an agent platform' : 'endpoint of this kind is not fetched'}, so there is no challenge to request and it is never probed.`
+      ? `is not an HTTP URL: an ${service.rails.includes('acp') ? 'ACP merchant takes checkouts inside an agent platform' : 'endpoint of this kind is not fetched'}, so there is no challenge to request and it is never probed.`
       : null,
     endpointCountText: plural(facts.total, 'endpoint'),
     directories: [...new Set([...service.sources, ...facts.sourceUrls.map((ref) => ref.source)])].map(toDirectoryName),
@@ -205,7 +214,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     moreListings: Math.max(0, listings.length - MAX_LISTINGS),
     baseUrl: { text: baseUrl, href: toSafeHref(baseUrl) },
     mainEndpoint: { text: service.endpoint, href: toSafeHref(service.endpoint) },
-    endpoints: toEndpointPage(service, facts),
+    endpoints: toEndpointPage(service, facts, main),
     recentChecks: probes.map(toRecentCheck),
     rails: joinWords(service.rails.map(toRailLabel)) || 'None listed',
     chains: joinWords(service.chains) || 'None listed',
@@ -225,16 +234,23 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
 }
 
 /**
- * The sample request for the main endpoint and the comment saying what to expect: the 402, which kind of
- * payment client answers it, and in which asset on which chain.
+ * The row of the main endpoint among some endpoint rows: of those listing the main URL, the one with the method
+ * the last check sent (the prober may fall back from GET to POST), else the first, the one the crawler probes.
  */
-export function toCurl(service: Pick<Service, 'endpoint' | 'rails' | 'assets' | 'chains'>, records: readonly EndpointRecord[] = []): {
-  command: string;
-  comment: string;
-} {
-  const main = records.find((record) => record.url === service.endpoint);
-  const method = main?.method && main.method.toUpperCase() !== 'GET' ? ` -X ${shellQuote(main.method.toUpperCase())}` : '';
-  const command = `curl -i ${shellQuote(service.endpoint)}${method}`;
+function findMainRecord(records: readonly EndpointRecord[], endpoint: string, checkedMethod: string | null): EndpointRecord | undefined {
+  const mains = records.filter((record) => record.url === endpoint);
+  const checked = checkedMethod?.toUpperCase();
+  return mains.find((record) => (record.method ?? 'GET').toUpperCase() === checked) ?? mains[0];
+}
+
+/**
+ * The sample request for the main endpoint, sent with its listed method, and the comment saying what to expect:
+ * the 402, which kind of payment client answers it, and in which asset on which chain.
+ */
+export function toCurl(service: Pick<Service, 'endpoint' | 'rails' | 'assets' | 'chains'>, method: string | null = null): CurlSample {
+  const flag = method && method.toUpperCase() !== 'GET' ? ` -X ${shellQuote(method.toUpperCase())}` : '';
+  const command = `curl -i ${shellQuote(service.endpoint)}${flag}`;
+  const params = listTemplateParams(service.endpoint);
   const x402 = service.rails.includes('x402');
   const mpp = service.rails.includes('mpp');
   const challenge = x402 && mpp
@@ -245,10 +261,16 @@ export function toCurl(service: Pick<Service, 'endpoint' | 'rails' | 'assets' | 
   const client = x402 && mpp ? 'an x402 or MPP client' : mpp ? 'an MPP client' : 'an x402 client';
   const asset = service.assets.length > 0 ? joinWords(service.assets) : 'the asset it names';
   const chain = service.chains.length > 0 ? ` on ${joinWords(service.chains)}` : '';
-  return { command, comment: `# Expect HTTP 402 Payment Required with ${challenge}; pay with ${client} in ${asset}${chain}.` };
+  return {
+    command,
+    comment: `# Expect HTTP 402 Payment Required with ${challenge}; pay with ${client} in ${asset}${chain}.`,
+    note: params.length === 0
+      ? null
+      : `# A URL template, not runnable as is: replace ${joinWords(params)} with ${params.length === 1 ? 'a real value' : 'real values'} first.`,
+  };
 }
 
-function toEndpointPage(service: Service, facts: ListingFacts): EndpointPageView {
+function toEndpointPage(service: Service, facts: ListingFacts, main: EndpointRecord | undefined): EndpointPageView {
   const { total, page } = facts;
   const pages = Math.max(1, Math.ceil(total / ENDPOINTS_PER_PAGE));
   const from = total === 0 ? 0 : (page - 1) * ENDPOINTS_PER_PAGE + 1;
@@ -265,7 +287,7 @@ function toEndpointPage(service: Service, facts: ListingFacts): EndpointPageView
       target: { text: toPathOrUrl(record.url, baseUrl), href: toSafeHref(record.url) },
       price: formatUsd(record.price.usd) ?? 'No price listed',
       description: record.description?.trim() || '—',
-      mainLabel: record.url !== service.endpoint ? null : /^https?:\/\//i.test(record.url) ? 'main, checked' : 'main',
+      mainLabel: record !== main ? null : /^https?:\/\//i.test(record.url) ? 'main, checked' : 'main',
     })),
     links: Array.from({ length: pages }, (_, index) => ({ number: index + 1, href: hrefOf(index + 1), current: index + 1 === page })),
     prevHref: page > 1 ? hrefOf(page - 1) : null,

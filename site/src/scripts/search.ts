@@ -1,6 +1,6 @@
 import type { ServiceList } from '../../../api/schemas.ts';
 import {
-  HOME_PAGE_SIZE, isFilteredQuery, readHomeQuery, toCountsText, toHomeHref, toStatus, type HomeQuery,
+  HOME_PAGE_SIZE, isFilteredQuery, readHomeQuery, toCountsText, toHomeHref, toHomePager, toStatus, type HomeQuery,
 } from '../lib/home-query.ts';
 import { toHomeRow, type HomeRowView } from '../lib/home-row.ts';
 
@@ -84,13 +84,8 @@ export function enhanceSearch(doc: Document = document): void {
     const to = body.page.offset + body.services.length;
     setStatus(toStatus(body.counts.total, from, to, filtered), `${toCountsText(body.counts)}${filtered ? ' match' : ' in the index'}`);
     list.replaceChildren(...body.services.map((service) => toRowElement(doc, toHomeRow(service))));
-    const pages = Math.max(1, Math.ceil(body.counts.total / pageSize));
-    const page = Math.floor(body.page.offset / pageSize) + 1;
-    const links: Node[] = [];
-    if (body.page.offset > 0) links.push(toLink(doc, toHomeHref({ ...query, offset: Math.max(0, body.page.offset - pageSize) }), '← Previous', 'prev'));
-    links.push(toText(doc, 'span', `Page ${Math.min(page, pages)} of ${pages}`));
-    if (body.page.next_offset !== null) links.push(toLink(doc, toHomeHref({ ...query, offset: body.page.next_offset }), 'Next →', 'next'));
-    pager.replaceChildren(...links);
+    pager.replaceChildren(...toHomePager({ ...query, offset: body.page.offset }, body.counts.total, pageSize)
+      .map((item) => (item.href ? toLink(doc, item.href, item.text, item.rel ?? undefined) : toText(doc, 'span', item.text))));
     for (const link of form.querySelectorAll<HTMLAnchorElement>('a[data-facet]')) {
       const name = link.dataset.facet as (typeof FACETS)[number];
       const selected = query[name] === link.dataset.value;
@@ -152,17 +147,19 @@ function toLink(doc: Document, href: string, text: string, rel?: string): HTMLAn
   return link;
 }
 
-/** The markup of site/src/components/ServiceRow.astro, built from text nodes. */
+/** The markup of site/src/components/ServiceRow.astro, built from text nodes; directory text in <bdi>s. */
 function toRowElement(doc: Document, row: HomeRowView): HTMLLIElement {
   const item = doc.createElement('li');
   const head = toText(doc, 'div', '', 'head');
-  const name = toLink(doc, row.href, row.name);
+  const name = toLink(doc, row.href, '');
   name.className = 'name';
+  name.append(toText(doc, 'bdi', row.name));
   head.append(name, ' ', toText(doc, 'span', row.result.text, `badge ${row.result.kind}`), ' ', toText(doc, 'span', row.price, 'price'));
   item.append(head);
   if (row.description) item.append(toText(doc, 'p', row.description, 'desc'));
-  const meta = toText(doc, 'p', `${row.terms}${row.category ? ` · ${row.category}` : ''} · `, 'meta');
-  meta.append(toText(doc, 'span', row.host, 'host'));
+  const meta = toText(doc, 'p', '', 'meta');
+  for (const part of row.meta) meta.append(toText(doc, 'bdi', part), ' · ');
+  meta.append(toText(doc, 'bdi', row.host, 'host'));
   item.append(meta);
   return item;
 }
