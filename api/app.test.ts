@@ -418,6 +418,8 @@ describe('GET /openapi.json', () => {
       live: { type: 'boolean' }, q: { type: 'string' } });
     expect(json.paths['/api/v1/submit'].post.requestBody.required).toBe(true);
     expect(json.paths['/api/v1/services/batch'].post.requestBody.required).toBe(true);
+    expect(Object.keys(json.paths['/api/v1/services/batch'].post.responses)).toEqual(expect.arrayContaining(['400', '413', '429']));
+    expect(Object.keys(json.paths['/api/v1/stats'].get.responses['429'].headers)).toEqual(['RateLimit-Limit', 'RateLimit-Policy', 'RateLimit-Remaining', 'Retry-After']);
     expect(json.components.schemas.SubmitRequest.properties.endpoint.format).toBe('uri');
     const strict = Object.entries(json.components.schemas).filter(([, schema]) => JSON.stringify(schema).includes('"additionalProperties":false'));
     expect(strict.map(([name]) => name)).toEqual([]);

@@ -25,19 +25,24 @@ const error = (description: string) => json(ErrorResponse, description);
 const rateLimitHeaders = z.object({
   'RateLimit-Limit': z.string().meta({ description: 'Requests allowed per window.' }),
   'RateLimit-Policy': z.string().meta({ description: '<limit>;w=<window-seconds>' }),
+  'RateLimit-Remaining': z.string().meta({ description: 'Requests left in this window.' }),
+});
+const retryHeaders = rateLimitHeaders.extend({
+  'Retry-After': z.string().meta({ description: 'Seconds until a request is allowed again.' }),
 });
 
 function responses(ok: z.ZodType, okDescription: string, errors: Record<string, string>): ZodOpenApiResponsesObject {
   return {
     '200': { ...json(ok, okDescription), headers: rateLimitHeaders },
     ...Object.fromEntries(Object.entries(errors).map(([status, description]) => [status, error(description)])),
-    '429': error('Rate limited; see Retry-After.'),
+    '429': { ...error('rate_limited: over the limit; retry after Retry-After seconds.'), headers: retryHeaders },
     '500': error('Unexpected failure; safe to retry with backoff.'),
   };
 }
 
 const idParam = (description: string) => ({ path: z.object({ id: z.string().meta({ description }) }) });
 const batchErrors = { '400': 'invalid_json, invalid_ids or missing_query.' };
+const bodyTooLarge = { '413': 'invalid_json: body over 64 KiB.' };
 
 const operations: Record<string, Record<string, ZodOpenApiOperationObject>> = {
   '/api/v1/services': {
@@ -53,7 +58,7 @@ const operations: Record<string, Record<string, ZodOpenApiOperationObject>> = {
       operationId: 'batchServices',
       summary: 'Look up 1-100 services by id, in the order requested.',
       requestBody: { required: true, content: { 'application/json': { schema: BatchBody } } },
-      responses: responses(BatchResult, 'The services found and the ids missing.', batchErrors),
+      responses: responses(BatchResult, 'The services found and the ids missing.', { ...batchErrors, ...bodyTooLarge }),
     },
     get: {
       operationId: 'batchServicesByQuery',
@@ -85,7 +90,7 @@ const operations: Record<string, Record<string, ZodOpenApiOperationObject>> = {
       requestBody: { required: true, content: { 'application/json': { schema: SubmitBody } } },
       responses: responses(SubmitResult, 'Queued (or the earlier identical submission).', {
         '400': 'invalid_json or invalid_endpoint.',
-        '413': 'invalid_json: body over 64 KiB.',
+        ...bodyTooLarge,
       }),
     },
   },
