@@ -151,7 +151,7 @@ export const ListQuery = z.object({
   chain: z.string().optional().meta({ description: 'A chain name (base, solana, tempo) or its CAIP-2 id (eip155:8453).' }),
   asset: z.string().optional().meta({ description: 'An asset symbol such as USDC.' }),
   live: z.boolean().optional().meta({ description: 'true: only services that answered a payment challenge on the last check; false: the others.' }),
-  q: z.string().optional().meta({ description: 'Free text over name, category, description and endpoints: every word must occur as a substring, in any case.' }),
+  q: z.string().optional().meta({ description: 'Free text over name, category, description and endpoints: every word, or "quoted phrase" as written, must occur as a substring, in any case.' }),
   limit: z.int().min(PAGE_LIMIT.min).max(PAGE_LIMIT.max).default(PAGE_LIMIT.default)
     .meta({ description: 'Page size 1-500, default 100 (clamped; page.limit says what was applied).' }),
   offset: z.int().min(0).default(0).meta({ description: 'Services to skip, default 0. Follow page.next_offset until it is null.' }),

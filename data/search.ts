@@ -12,12 +12,12 @@ export interface Search {
 }
 
 /**
- * Free-text search: every word must occur, as a substring, in the name, category, description or an endpoint.
- * Words of three or more characters are found through the trigram index; shorter ones, which it cannot hold, by a
- * caseless LIKE or GLOB over the same four columns of the rows it stores.
+ * Free-text search: every word (or "quoted phrase", as written) must occur, as a substring, in the name, category,
+ * description or an endpoint. Words of three or more characters are found through the trigram index; shorter ones,
+ * which it cannot hold, by a caseless LIKE or GLOB over the same four columns of the rows it stores.
  */
 export function toSearch(q: string): Search | null {
-  const words = q.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const words = toWords(q);
   if (words.length === 0) return null;
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
   const caseless = words.filter((word) => [...word].length < TRIGRAM).map(toCaseless);
@@ -34,6 +34,17 @@ export function toSearch(q: string): Search | null {
     rowSql: `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${tests.join(' AND ')})`,
     params: testParams,
   };
+}
+
+/**
+ * The words of a query, lower-cased: each "quoted phrase" whole (an unclosed quote runs to the end), each other run
+ * of characters between spaces; the quotes themselves are not searched for.
+ * @example toWords('Weather "air quality" API') // ['weather', 'air quality', 'api']
+ */
+export function toWords(q: string): string[] {
+  return [...q.toLowerCase().matchAll(/"([^"]*)"?|[^\s"]+/g)]
+    .map((match) => (match[1] ?? match[0]).trim().replace(/\s+/g, ' '))
+    .filter(Boolean);
 }
 
 /**

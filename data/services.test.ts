@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DB } from './db.ts';
 import { listProbes, recordProbe } from './probes.ts';
-import { toCaselessGlob } from './search.ts';
+import { toCaselessGlob, toWords } from './search.ts';
 import { keepsMatchOrder, listServices } from './service-list.ts';
 import { applyServiceTerms, getService, getServicesByIds, getStats, listSourceUrls, upsertServices } from './services.ts';
 import { makeService, openTestDatabase } from './testing.ts';
@@ -101,6 +101,14 @@ describe('services', () => {
     expect(ids('by Ci')).toEqual(['api-openweather-test']);
     expect(ids('_')).toEqual([]);
     expect(ids('   ')).toEqual(['api-openweather-test', 'b-test', 'c-test', 'd-test']);
+    // A quoted phrase must occur as written; the quotes are not searched for.
+    expect(ids('"weather"')).toEqual(['api-openweather-test']);
+    expect(ids('"weather by" city')).toEqual(['api-openweather-test']);
+    expect(ids('"by weather"')).toEqual([]);
+    expect(ids('"token')).toEqual(['b-test']);
+    expect(ids('"ai chat"')).toEqual([]);
+    expect(ids('"c.test/ai"')).toEqual(['c-test']);
+    expect(toWords(' Weather  "air   quality" API "" "open')).toEqual(['weather', 'air quality', 'api', 'open']);
   });
 
   it('finds short words in any case, non-ASCII letters and pattern characters included', () => {
