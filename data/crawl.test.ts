@@ -33,6 +33,11 @@ describe('crawl records', () => {
     expect(listProbeTargets(db)[0]?.last_latency_ms).toBe(99);
     rollUpProbeDay(db, '2026-11-01');
     expect(db.prepare('SELECT * FROM probe_days').all()).toEqual([{ service_id: 'a-test', day: '2026-11-01', checks: 5, challenges: 4, latency_ms_median: 30 }]);
+    // An even count takes the mean of the two middle ones; a check without an answer (timed out) is no response time.
+    recordProbe(db, probeAt('a-test', '2026-11-01T06:00:00.000Z', true, 60));
+    recordProbe(db, { ...probeAt('a-test', '2026-11-01T07:00:00.000Z', false, 10_000), status_code: null, reason: 'timed out after 10 s' });
+    rollUpProbeDay(db, '2026-11-01');
+    expect(db.prepare('SELECT checks, latency_ms_median FROM probe_days').all()).toEqual([{ checks: 7, latency_ms_median: 35 }]);
     for (let i = 0; i < 30; i++) recordProbe(db, probeAt('a-test', `2026-10-${String(i + 1).padStart(2, '0')}T00:00:00.000Z`, true, 1));
     pruneProbeHistory(db, { keepProbesSince: '2026-11-01T00:00:00.000Z', keepLast: 20, keepDaysSince: '2025-11-01' });
     expect(db.prepare('SELECT count(*) AS n FROM probes').get()).toEqual({ n: 20 });

@@ -1,4 +1,5 @@
 import { preparedOnce, type DB } from './db.ts';
+import { median } from './median.ts';
 
 /** What a crawl run records about itself. */
 export interface CrawlRunRecord {
@@ -34,8 +35,9 @@ const statements = preparedOnce({
     SELECT service_id, substr(probed_at, 1, 10), count(*), sum(ok), NULL FROM probes
     WHERE probed_at >= ? AND probed_at < ? GROUP BY service_id, substr(probed_at, 1, 10)
     ON CONFLICT (service_id, day) DO UPDATE SET checks = excluded.checks, challenges = excluded.challenges`,
+  // Only checks that got an HTTP answer: a timeout's latency is the time limit, not a response time.
   dayLatencies: `SELECT service_id, latency_ms FROM probes
-    WHERE probed_at >= ? AND probed_at < ? AND latency_ms IS NOT NULL ORDER BY service_id, latency_ms`,
+    WHERE probed_at >= ? AND probed_at < ? AND latency_ms IS NOT NULL AND status_code IS NOT NULL`,
   setMedian: `UPDATE probe_days SET latency_ms_median = ? WHERE service_id = ? AND day = ?`,
   pruneProbes: `DELETE FROM probes WHERE probed_at < ? AND id NOT IN (
       SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY service_id ORDER BY probed_at DESC, id DESC) AS n
@@ -70,7 +72,7 @@ export function listProbeTargets(db: DB): ProbeTarget[] {
 }
 
 /**
- * Rolls the probes of one UTC day up into `probe_days` (checks, challenges detected, median latency).
+ * Rolls the probes of one UTC day up into `probe_days` (checks, challenges detected, median latency of the answered).
  * @example rollUpProbeDay(db, '2026-11-21');
  */
 export function rollUpProbeDay(db: DB, day: string): void {
@@ -85,7 +87,7 @@ export function rollUpProbeDay(db: DB, day: string): void {
       list.push(row.latency_ms);
       latencies.set(row.service_id, list);
     }
-    for (const [serviceId, list] of latencies) s.setMedian.run(list[Math.floor((list.length - 1) / 2)], serviceId, day);
+    for (const [serviceId, list] of latencies) s.setMedian.run(median(list), serviceId, day);
   })();
 }
 
