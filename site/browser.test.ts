@@ -11,7 +11,7 @@ import { makeService } from '../data/testing.ts';
 import { PROJECT_ROOT } from '../project.ts';
 import { createSite } from './build/site.ts';
 import {
-  buildFixtureSite, FIXTURE_NOW, makeHostileProbes, makeHostileServices, makeProbes, openFixtureDatabase, XSS_PAYLOADS, type FixtureSite,
+  buildFixtureSite, FIXTURE_NOW, makeHostileProbes, makeHostileServices, makeProbes, openFixtureDatabase, SITE_URL, XSS_PAYLOADS, type FixtureSite,
 } from './testing.ts';
 
 /**
@@ -94,6 +94,7 @@ describe('the site in chromium', () => {
     expect(await page.locator('#results .name').first().textContent()).toBe('Alpha Weather');
     expect(await page.locator('#results-status .status-line').textContent()).toBe('Showing 1 of 1 service matching');
     expect(new URL(page.url()).search).toBe('?q=weather');
+    expect(await page.title()).toBe('\u2068weather\u2069 · Payable-Service Index');
 
     await page.getByLabel('Search name, category, description or endpoint').fill('');
     await page.getByLabel('Rail').selectOption('mpp');
@@ -102,13 +103,20 @@ describe('the site in chromium', () => {
     await expect.poll(() => page.locator('#results > li').count()).toBe(1);
     expect(await page.locator('#results .name').textContent()).toBe('Dual Rail Data');
     expect(new URL(page.url()).search).toBe('?rail=mpp&live=true');
+    expect(await page.title()).toBe('\u2068MPP\u2069 · challenge detected · Payable-Service Index');
+    const submitted = page.waitForResponse((response) => response.url().includes('/api/v1/services?'));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await submitted;
+    expect(new URL(page.url()).search, 'the empty search and chain and asset fields are left out').toBe('?rail=mpp&live=true');
 
     await page.locator('a[data-facet="rail"][data-value="mpp"]').click();
     await expect.poll(() => new URL(page.url()).search).toBe('?live=true');
     await expect.poll(() => page.locator('#results > li').count()).toBe(2);
+    expect(await page.title()).toBe('challenge detected · Payable-Service Index');
     await page.goBack();
     await expect.poll(() => page.locator('#results > li').count()).toBe(1);
     expect(await page.getByLabel('Rail').inputValue()).toBe('mpp');
+    expect(await page.title()).toBe('\u2068MPP\u2069 · challenge detected · Payable-Service Index');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -140,8 +148,10 @@ describe('the site in chromium', () => {
     await page.getByLabel('Rail').selectOption('mpp');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/\?/);
-    expect(new URL(page.url()).searchParams.get('rail')).toBe('mpp');
+    expect(new URL(page.url()).search, 'the form submits its empty fields').toBe('?q=&rail=mpp&chain=&asset=');
     expect(await page.locator('#results > li').count()).toBe(2);
+    expect(await page.title()).toBe('\u2068MPP\u2069 · Payable-Service Index');
+    expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${SITE_URL}/?rail=mpp`);
     await page.getByRole('link', { name: 'ACP' }).first().click();
     expect(await page.locator('#results .name').allTextContents()).toEqual(['Example Shop']);
     expect(errors).toEqual([]);
@@ -316,7 +326,7 @@ describe('hostile directory data in chromium', () => {
   it('isolates directory text, so a right-to-left override in it cannot reorder the page around it', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, errors } = await openPage(context);
-    for (const path of ['/services/bidi-example-com', '/', '/?q=bidi']) {
+    for (const path of ['/services/bidi-example-com', '/', '/?q=bidi', `/?q=${encodeURIComponent(`${RLO}Name`)}&chain=${encodeURIComponent(`ch${RLO}ain`)}`]) {
       await page.goto(`${hostile.origin}${path}`);
       expect(await page.content(), path).toContain(RLO);
       expect(await findUnisolated(page), path).toEqual([]);
@@ -326,6 +336,9 @@ describe('hostile directory data in chromium', () => {
     await page.getByLabel('Search name, category, description or endpoint').fill('bidi');
     await expect.poll(() => page.locator('#results > li').count()).toBe(1);
     expect(await page.locator('#results .name').textContent()).toBe(BIDI_SERVICE.name);
+    expect(await findUnisolated(page)).toEqual([]);
+    await page.locator('a[data-facet="chain"]').filter({ hasText: RLO }).click();
+    await expect.poll(() => page.title()).toContain(RLO);
     expect(await findUnisolated(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

@@ -84,11 +84,15 @@ describe('the built site', () => {
     const shop = read(site, 'services/shop-example/index.html');
     expect(toText(shop)).toContain('acp://shop.example is not an HTTP URL');
     expect(toText(shop)).toContain('Base URL acp://shop.example');
+    expect(toText(shop)).toContain('Payment terms ACP settled at checkout; no chain or asset listed');
+    expect(toText(shop)).toContain('What price is recorded? No price listed. An ACP merchant sets the price at checkout inside the agent platform');
+    expect(toText(shop)).not.toContain('The challenge states the amount');
     expect(shop).not.toContain('curl -i');
     expect(shop).not.toMatch(/href="acp:/);
     const down = pageText(site, 'services/down-example-com/index.html');
     expect(down).toContain('No challenge detected on the last check, 2026-11-01 11:59 UTC: timed out after 10 s');
     expect(down).toContain('Reason: timed out after 10 s. 3 of the last 6 checks detected a challenge.');
+    expect(down).toMatch(/Median response \d+ ms over the last 5 answered checks/);
   });
 
   it('pages the endpoints of a host with 200 of them, every page linked', () => {

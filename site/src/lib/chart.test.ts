@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toLatencyChart } from './chart.ts';
-import { median } from './format.ts';
+import { median } from '../../../data/median.ts';
 
 describe('chart.ts', () => {
   it('draws nothing with fewer than two timed points', () => {

@@ -1,4 +1,4 @@
-import { median } from './format.ts';
+import { median } from '../../../data/median.ts';
 
 /**
  * A small latency chart computed at build time and drawn as inline SVG (site/src/components/LatencyChart.astro):

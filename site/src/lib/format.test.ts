@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatDate, formatPercent, formatUsd, formatUtc, isolateText, joinWords, listTemplateParams, median, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
+  formatDate, formatPercent, formatUsd, formatUtc, isolateText, joinWords, listTemplateParams, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
   truncate,
 } from './format.ts';
 
@@ -84,13 +84,10 @@ describe('format.ts', () => {
     expect(isolateText('a\u202Eb')).toBe('\u2068a\u202Eb\u2069');
   });
 
-  it('cuts long text on a word, and takes medians and shares', () => {
+  it('cuts long text on a word, and takes shares', () => {
     expect(truncate('short', 10)).toBe('short');
     expect(truncate('a long sentence here', 10)).toBe('a long…');
     expect(truncate('x'.repeat(30), 10)).toBe(`${'x'.repeat(9)}…`);
-    expect(median([])).toBeNull();
-    expect(median([30, 10, 20])).toBe(20);
-    expect(median([30, 10, 20, 40])).toBe(25);
     expect(formatPercent(1, 3)).toBe('33.3 %');
     expect(formatPercent(3, 3)).toBe('100 %');
     expect(formatPercent(0, 0)).toBeNull();

@@ -152,18 +152,6 @@ export function truncate(text: string, max: number): string {
 }
 
 /**
- * The median of some numbers, rounded, or null when there are none.
- * @example median([30, 10, 20, 40]) // 25
- */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const value = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  return Math.round(value);
-}
-
-/**
  * A share as a percentage with one decimal (`99.5 %`), or null when there is nothing to divide.
  * @example formatPercent(199, 200) // '99.5 %'
  */

@@ -1,4 +1,5 @@
-import { plural } from './format.ts';
+import { isolateText, plural } from './format.ts';
+import { SITE_NAME } from './site.ts';
 
 /**
  * The home page's query and the words over its results: pure, shared by the server render (home.ts) and the
@@ -18,6 +19,10 @@ export interface HomeQuery {
 }
 
 export const EMPTY_QUERY: HomeQuery = { q: '', rail: '', chain: '', asset: '', live: false, offset: 0 };
+
+/** The filters offered as facet lists. */
+export const FACETS = ['rail', 'chain', 'asset'] as const;
+export type Facet = (typeof FACETS)[number];
 
 /**
  * The query of a home page URL: unknown parameters ignored, values trimmed, offset clamped to a page boundary.
@@ -56,6 +61,19 @@ export function toHomeHref(query: HomeQuery): string {
 /** Whether a home page URL asks for anything but the first, unfiltered page (which is a static file). */
 export function isFilteredQuery(query: HomeQuery): boolean {
   return toHomeHref(query) !== '/';
+}
+
+/**
+ * The title of the home page for a query: the search, the filters (each as its facet list labels it, else as given,
+ * isolated because it is a visitor's or a directory's text) and the page; the site name alone when unfiltered.
+ * @example toHomeTitle({ ...EMPTY_QUERY, q: 'weather', rail: 'x402' }, () => undefined) // '\u2068weather\u2069 · \u2068x402\u2069'
+ */
+export function toHomeTitle(query: HomeQuery, labelOf: (facet: Facet, value: string) => string | undefined): string {
+  const filters = [query.q, ...FACETS.map((facet) => (query[facet] ? labelOf(facet, query[facet]) ?? query[facet] : ''))]
+    .filter((text) => text !== '')
+    .map(isolateText);
+  const parts = [...filters, ...(query.live ? ['challenge detected'] : []), ...(query.offset > 0 ? [`page ${Math.floor(query.offset / HOME_PAGE_SIZE) + 1}`] : [])];
+  return parts.length > 0 ? parts.join(' · ') : SITE_NAME;
 }
 
 /** One piece of the pager under the results: a link, or where you are when `href` is null. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openFixtureDatabase } from '../../testing.ts';
 import { getHomeView } from './home.ts';
-import { EMPTY_QUERY, isFilteredQuery, readHomeQuery, toHomeHref, toHomePager, toStatus } from './home-query.ts';
+import { EMPTY_QUERY, isFilteredQuery, readHomeQuery, toHomeHref, toHomePager, toHomeTitle, toStatus } from './home-query.ts';
 import { toHomeRow } from './home-row.ts';
+import { SITE_NAME, toPageTitle } from './site.ts';
 
 describe('home.ts', () => {
   const db = openFixtureDatabase();
@@ -79,6 +80,26 @@ describe('home.ts', () => {
       { text: 'First page', href: '/', rel: null },
       { text: 'No page 3: the last is page 1', href: null, rel: null },
     ]);
+  });
+
+  it('titles a searched or filtered page by its search and filters, their text isolated', () => {
+    expect(getHomeView(db, EMPTY_QUERY).title).toBe(SITE_NAME);
+    expect(toPageTitle(getHomeView(db, EMPTY_QUERY).title)).toBe('Payable-Service Index');
+    const view = getHomeView(db, { q: 'weather', rail: 'mpp', chain: 'eip155:8453', asset: 'pathusd', live: true, offset: 100 });
+    expect(toPageTitle(view.title))
+      .toBe('\u2068weather\u2069 · \u2068MPP\u2069 · \u2068base\u2069 · \u2068pathUSD\u2069 · challenge detected · page 2 · Payable-Service Index');
+    expect(toHomeTitle({ ...EMPTY_QUERY, rail: '\u202Ex', asset: 'doge' }, () => undefined)).toBe('\u2068\u202Ex\u2069 · \u2068doge\u2069');
+  });
+
+  it('treats empty form fields as absent: the same results, and a canonical path and links without empty parameters', () => {
+    const view = getHomeView(db, readHomeQuery(new URLSearchParams('q=weather&rail=x402&chain=&asset=usdc&live=&offset=100')));
+    const clean = getHomeView(db, { ...EMPTY_QUERY, q: 'weather', rail: 'x402', asset: 'usdc', offset: 100 });
+    expect(view.counts).toEqual(clean.counts);
+    expect(view.path).toBe('/?q=weather&rail=x402&asset=usdc&offset=100');
+    expect(view.pager[0]).toEqual({ text: 'First page', href: '/?q=weather&rail=x402&asset=usdc', rel: null });
+    const hrefs = [view.path, ...view.pager.map((item) => item.href), ...[...view.rails, ...view.chains, ...view.assets].map((option) => option.href)];
+    expect(hrefs.filter((href) => href !== null && /=(&|$)/.test(href))).toEqual([]);
+    expect(getHomeView(db, EMPTY_QUERY).path).toBe('/');
   });
 
   it('makes one row of a service the same way for the server and the client script', () => {

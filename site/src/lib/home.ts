@@ -6,7 +6,7 @@ import { getStats } from '../../../data/services.ts';
 import { toRailLabel } from './directories.ts';
 import { formatUtc } from './format.ts';
 import {
-  HOME_PAGE_SIZE, isFilteredQuery, toCountsText, toHomeHref, toHomePager, toStatus, type HomeQuery, type PagerItem,
+  HOME_PAGE_SIZE, isFilteredQuery, toCountsText, toHomeHref, toHomePager, toHomeTitle, toStatus, type Facet, type HomeQuery, type PagerItem,
 } from './home-query.ts';
 import { toHomeRow, type HomeRowView } from './home-row.ts';
 
@@ -28,6 +28,10 @@ export interface FacetOption {
 
 export interface HomeView {
   query: HomeQuery;
+  /** The page's own address, empty filters left out: `/?q=weather&rail=x402`, or `/`. */
+  path: string;
+  /** The page title: the search and filters, each isolated (`weather · x402`), or the site name. */
+  title: string;
   filtered: boolean;
   stats: { total: number; live: number; probed: number; dualRail: number; lastCheck: string | null };
   rails: FacetOption[];
@@ -60,13 +64,19 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
   const stats = getStats(db);
   const facets = listFacetCounts(db);
   const assetLabels = getAssetLabels(db);
-  const options = (kind: 'rail' | 'chain' | 'asset', label: (value: string) => string) =>
-    toOptions(facets, kind, normalized, label);
+  const options = (kind: Facet, label: (value: string) => string) => toOptions(facets, kind, normalized, label);
+  const facetOptions: Record<Facet, FacetOption[]> = {
+    rail: options('rail', toRailLabel),
+    chain: options('chain', (value) => value),
+    asset: options('asset', (value) => assetLabels.get(value) ?? value.toUpperCase()),
+  };
   const from = query.offset + 1;
   const to = query.offset + services.length;
   const filtered = isFilteredQuery({ ...normalized, offset: 0 });
   return {
     query: normalized,
+    path: toHomeHref(normalized),
+    title: toHomeTitle(normalized, (facet, value) => facetOptions[facet].find((option) => option.value === value)?.label),
     filtered,
     stats: {
       total: stats.total,
@@ -75,9 +85,9 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
       dualRail: stats.dual_rail,
       lastCheck: formatUtc(stats.last_probe_at),
     },
-    rails: options('rail', toRailLabel),
-    chains: options('chain', (value) => value),
-    assets: options('asset', (value) => assetLabels.get(value) ?? value.toUpperCase()),
+    rails: facetOptions.rail,
+    chains: facetOptions.chain,
+    assets: facetOptions.asset,
     counts: { total: counts.total, live: counts.live, dualRail: counts.dual_rail },
     status: toStatus(counts.total, from, to, filtered),
     countsText: toCountsText(counts),
@@ -86,9 +96,9 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
   };
 }
 
-function toOptions(facets: FacetCount[], kind: string, query: HomeQuery, label: (value: string) => string): FacetOption[] {
+function toOptions(facets: FacetCount[], kind: Facet, query: HomeQuery, label: (value: string) => string): FacetOption[] {
   const prefix = `${kind}:`;
-  const current = query[kind as 'rail' | 'chain' | 'asset'];
+  const current = query[kind];
   return facets
     .filter((facet) => facet.facet.startsWith(prefix))
     .map((facet) => {

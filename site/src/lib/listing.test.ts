@@ -87,6 +87,30 @@ describe('listing.ts', () => {
     expect(view.summary).toContain('not HTTP');
   });
 
+  it('says an ACP merchant prices at checkout and settles there, never that a challenge states the amount', () => {
+    const shop = getListingView(db, 'shop-example', 1, options)!;
+    expect(shop.noPriceAnswer).toBe('No price listed. An ACP merchant sets the price at checkout inside the agent platform, and the index records none.');
+    expect(shop.checkoutTerms).toBe('settled at checkout; no chain or asset listed');
+    const down = getListingView(db, 'down-example-com', 1, options)!;
+    expect(down.noPriceAnswer).toBe('No price listed. The challenge states the amount when you call the endpoint.');
+    expect(down.checkoutTerms).toBeNull();
+    expect(getListingView(db, 'alpha-example-com', 1, options)!.checkoutTerms).toBeNull();
+  });
+
+  it('takes the median response over answered checks only, the chart stating the same figure', () => {
+    const slow = openFixtureDatabase([makeService({ id: 'slow-example-com', endpoint: 'https://slow.example.com/pay' }),
+      makeService({ id: 'mute-example-com', endpoint: 'https://mute.example.com/pay' })]);
+    const timedOut = { ok: false, status_code: null, latency_ms: 2801, reason: 'timed out after 2.8 s' };
+    for (const probe of makeProbes('slow-example-com', 6, (k) => (k % 3 === 0 ? timedOut : { ok: true, latency_ms: 100 + k }))) recordProbe(slow, probe);
+    for (const probe of makeProbes('mute-example-com', 3, () => timedOut)) recordProbe(slow, probe);
+    const view = getListingView(slow, 'slow-example-com', 1, options)!;
+    expect(view).toMatchObject({ medianMs: 103, medianText: '103 ms', medianOver: 'over the last 4 answered checks' });
+    expect(view.chart?.summary).toBe('Response time of the 4 answered of the last 6 checks: median 103 ms, fastest 101 ms, slowest 105 ms; 2 without a challenge (marked red).');
+    const mute = getListingView(slow, 'mute-example-com', 1, options)!;
+    expect(mute).toMatchObject({ medianMs: null, medianText: 'No answer', medianOver: 'none of the last 3 checks got an HTTP answer', chart: null });
+    expect(getListingView(slow, 'fresh-example-com', 1, options)).toMatchObject({ medianMs: null, medianText: '—', medianOver: null });
+  });
+
   it('pages 200 endpoints 50 at a time, with every page reachable', () => {
     const first = getListingView(db, 'many-example-com', 1, options)!.endpoints;
     expect(ENDPOINTS_PER_PAGE).toBe(50);

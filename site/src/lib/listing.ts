@@ -1,12 +1,13 @@
 import type { Service, ServiceDetail } from '../../../api/schemas.ts';
 import type { DB } from '../../../data/db.ts';
+import { median } from '../../../data/median.ts';
 import { countEndpoints, listEndpoints, listProbeDays, type EndpointRecord } from '../../../data/pages.ts';
 import { listProbes, PROBE_HISTORY, type ProbeRecord } from '../../../data/probes.ts';
 import { getService, listSourceUrls } from '../../../data/services.ts';
 import { toLatencyChart, type LatencyChart } from './chart.ts';
 import { toDirectoryName, toRailLabel } from './directories.ts';
 import {
-  formatDate, formatUsd, formatUtc, joinWords, listTemplateParams, median, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
+  formatDate, formatUsd, formatUtc, joinWords, listTemplateParams, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
 } from './format.ts';
 import { NOT_CHECKED, toCheckResult, CHALLENGE_DETECTED, NO_CHALLENGE, type CheckResult } from './result.ts';
 import { getUptime, type UptimeView } from './uptime.ts';
@@ -85,11 +86,16 @@ export interface ListingView {
   /** `$0.01`, or null when no price is listed. */
   price: string | null;
   priceDisplay: string | null;
+  /** What "What price is recorded?" answers when no price is listed: who states the amount, if anyone. */
+  noPriceAnswer: string;
   /** `17 of the last 20 checks detected a challenge`, or null before the first check. */
   checksText: string | null;
   checks: { detected: number; total: number };
+  /** The median response time of the checks that got an HTTP answer, or null when none did. */
   medianMs: number | null;
-  /** What the median is over: `over the last 20 checks`, or null without timed checks. */
+  /** `120 ms`, `No answer` when no check got one, or `—` before the first check. */
+  medianText: string;
+  /** What the median is over: `over the last 18 answered checks`, or why there is none; null before the first check. */
   medianOver: string | null;
   lastChecked: string | null;
   lastCheckedIso: string | null;
@@ -110,6 +116,8 @@ export interface ListingView {
   rails: string;
   chains: string;
   assets: string;
+  /** For an ACP merchant listing no chain or asset, what the key facts say instead of two `None listed`; else null. */
+  checkoutTerms: string | null;
   facilitator: Link | null;
   uptime: UptimeView[];
   chart: LatencyChart | null;
@@ -174,8 +182,10 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
   const baseUrl = toBaseUrl(service.endpoint);
   const last = probes[0];
   const unprobeable = !/^https?:\/\//i.test(service.endpoint);
+  const acpMerchant = unprobeable && service.rails.includes('acp');
   const detected = probes.filter((probe) => probe.ok).length;
-  const latencies = probes.flatMap((probe) => (probe.latency_ms === null ? [] : [probe.latency_ms]));
+  const latencies = probes.flatMap((probe) => toAnsweredMs(probe) ?? []);
+  const medianMs = median(latencies);
   const main = findMainRecord(facts.records, service.endpoint, last?.method ?? null);
   const listings = facts.sourceUrls.flatMap((ref) =>
     ref.url ? [{ text: `${toDirectoryName(ref.source)}: ${ref.url}`, href: toSafeHref(ref.url) }] : []);
@@ -196,17 +206,19 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     lastReason: last && !last.ok ? last.reason ?? 'No payment challenge in the answer.' : null,
     price: formatUsd(service.price.usd),
     priceDisplay: service.price.display,
+    noPriceAnswer: toNoPriceAnswer(unprobeable, acpMerchant),
     checksText: probes.length > 0 ? `${detected} of the last ${plural(probes.length, 'check')} detected a challenge` : null,
     checks: { detected, total: probes.length },
-    medianMs: median(latencies),
-    medianOver: latencies.length === 0 ? null : latencies.length === 1 ? 'over the last check' : `over the last ${latencies.length} timed checks`,
+    medianMs,
+    medianText: medianMs !== null ? `${medianMs} ms` : probes.length > 0 ? 'No answer' : '—',
+    medianOver: toMedianOver(latencies.length, probes.length),
     lastChecked: formatUtc(last?.probed_at ?? null),
     lastCheckedIso: last?.probed_at ?? null,
     lastSeenLive: formatUtc(service.last_seen_live),
     firstIndexed: formatDate(service.first_indexed) ?? service.first_indexed,
     curl: unprobeable ? null : toCurl(service, main?.method ?? null),
     noCurlReason: unprobeable
-      ? `is not an HTTP URL: an ${service.rails.includes('acp') ? 'ACP merchant takes checkouts inside an agent platform' : 'endpoint of this kind is not fetched'}, so there is no challenge to request and it is never probed.`
+      ? `is not an HTTP URL: an ${acpMerchant ? 'ACP merchant takes checkouts inside an agent platform' : 'endpoint of this kind is not fetched'}, so there is no challenge to request and it is never probed.`
       : null,
     endpointCountText: plural(facts.total, 'endpoint'),
     directories: [...new Set([...service.sources, ...facts.sourceUrls.map((ref) => ref.source)])].map(toDirectoryName),
@@ -219,11 +231,12 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     rails: joinWords(service.rails.map(toRailLabel)) || 'None listed',
     chains: joinWords(service.chains) || 'None listed',
     assets: joinWords(service.assets) || 'None listed',
+    checkoutTerms: acpMerchant && service.chains.length === 0 && service.assets.length === 0 ? 'settled at checkout; no chain or asset listed' : null,
     facilitator: service.facilitator ? { text: service.facilitator, href: toSafeHref(service.facilitator) } : null,
     uptime: getUptime(facts.db, service.id, options.now),
     chart: toLatencyChart(
-      [...probes].reverse().map((probe) => ({ label: formatUtc(probe.probed_at) ?? probe.probed_at, ms: probe.latency_ms, ok: probe.ok })),
-      `the last ${plural(probes.length, 'check')}`,
+      [...probes].reverse().map((probe) => ({ label: formatUtc(probe.probed_at) ?? probe.probed_at, ms: toAnsweredMs(probe), ok: probe.ok })),
+      latencies.length === probes.length ? `the last ${plural(probes.length, 'check')}` : `the ${latencies.length} answered of the last ${plural(probes.length, 'check')}`,
     ),
     dailyChart: toLatencyChart(
       days.map((day) => ({ label: day.day, ms: day.latency_ms_median, ok: day.challenges > 0 })),
@@ -231,6 +244,28 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     ),
     unprobeable,
   };
+}
+
+/**
+ * The response time of a check that got an HTTP answer, else null: a check that timed out, failed to resolve or
+ * was refused records how long it waited, which is no response time of the service.
+ */
+function toAnsweredMs(probe: ProbeRecord): number | null {
+  return probe.status_code === null ? null : probe.latency_ms;
+}
+
+/** What the median response is over, given how many of the checks got an answer; null before the first check. */
+function toMedianOver(answered: number, checks: number): string | null {
+  if (checks === 0) return null;
+  if (answered === 0) return `none of the last ${plural(checks, 'check')} got an HTTP answer`;
+  return answered === 1 ? 'over the last answered check' : `over the last ${answered} answered checks`;
+}
+
+/** Who states the amount when the listing gives no price: the challenge, or for an ACP merchant the checkout. */
+function toNoPriceAnswer(unprobeable: boolean, acpMerchant: boolean): string {
+  if (acpMerchant) return 'No price listed. An ACP merchant sets the price at checkout inside the agent platform, and the index records none.';
+  if (unprobeable) return 'No price listed. This endpoint is never called, so no challenge states one.';
+  return 'No price listed. The challenge states the amount when you call the endpoint.';
 }
 
 /**

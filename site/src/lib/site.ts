@@ -1,6 +1,17 @@
 /**
  * What every page needs to know about the site itself.
  */
+
+export const SITE_NAME = 'Payable-Service Index';
+
+/**
+ * The document title of a page titled `title`: the site name follows.
+ * @example toPageTitle('API documentation') // 'API documentation · Payable-Service Index'
+ */
+export function toPageTitle(title: string): string {
+  return title === SITE_NAME ? title : `${title} · ${SITE_NAME}`;
+}
+
 export interface SiteContext {
   /** The site's origin, for canonical and absolute URLs (`https://index.example`). */
   siteUrl: string;

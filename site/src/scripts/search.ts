@@ -1,16 +1,16 @@
 import type { ServiceList } from '../../../api/schemas.ts';
 import {
-  HOME_PAGE_SIZE, isFilteredQuery, readHomeQuery, toCountsText, toHomeHref, toHomePager, toStatus, type HomeQuery,
+  FACETS, HOME_PAGE_SIZE, isFilteredQuery, readHomeQuery, toCountsText, toHomeHref, toHomePager, toHomeTitle, toStatus, type Facet, type HomeQuery,
 } from '../lib/home-query.ts';
 import { toHomeRow, type HomeRowView } from '../lib/home-row.ts';
+import { toPageTitle } from '../lib/site.ts';
 
 /**
  * The home page's enhancement: the form, the filter links and the pager load results from
- * `GET /api/v1/services` instead of a new page, and the address bar follows, so the back button and a reload
- * give the same view (rendered by the server). Every value from the API goes in as text, never as markup.
+ * `GET /api/v1/services` instead of a new page, and the address bar and the title follow, so the back button and
+ * a reload give the same view (rendered by the server). Every value from the API goes in as text, never as markup.
  */
 const DEBOUNCE_MS = 250;
-const FACETS = ['rail', 'chain', 'asset'] as const;
 
 export function enhanceSearch(doc: Document = document): void {
   const form = doc.querySelector<HTMLFormElement>('form.search');
@@ -78,8 +78,14 @@ export function enhanceSearch(doc: Document = document): void {
     if (second) second.textContent = counts;
   };
 
+  /** A filter value as its facet link labels it, as the server's title does. */
+  const labelOf = (facet: Facet, value: string) =>
+    [...form.querySelectorAll<HTMLAnchorElement>('a[data-facet]')]
+      .find((link) => link.dataset.facet === facet && link.dataset.value === value)?.textContent ?? undefined;
+
   const render = (query: HomeQuery, body: ServiceList) => {
     const filtered = isFilteredQuery({ ...query, offset: 0 });
+    doc.title = toPageTitle(toHomeTitle({ ...query, offset: body.page.offset }, labelOf));
     const from = body.page.offset + 1;
     const to = body.page.offset + body.services.length;
     setStatus(toStatus(body.counts.total, from, to, filtered), `${toCountsText(body.counts)}${filtered ? ' match' : ' in the index'}`);
@@ -87,7 +93,7 @@ export function enhanceSearch(doc: Document = document): void {
     pager.replaceChildren(...toHomePager({ ...query, offset: body.page.offset }, body.counts.total, pageSize)
       .map((item) => (item.href ? toLink(doc, item.href, item.text, item.rel ?? undefined) : toText(doc, 'span', item.text))));
     for (const link of form.querySelectorAll<HTMLAnchorElement>('a[data-facet]')) {
-      const name = link.dataset.facet as (typeof FACETS)[number];
+      const name = link.dataset.facet as Facet;
       const selected = query[name] === link.dataset.value;
       if (selected) link.setAttribute('aria-current', 'true');
       else link.removeAttribute('aria-current');
