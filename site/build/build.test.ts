@@ -87,6 +87,8 @@ describe('the built site', () => {
     expect(toText(shop)).toContain('Payment terms ACP settled at checkout; no chain or asset listed');
     expect(toText(shop)).toContain('What price is recorded? No price listed. An ACP merchant sets the price at checkout inside the agent platform');
     expect(toText(shop)).not.toContain('The challenge states the amount');
+    expect(toText(shop)).toContain('Which payment terms does it advertise? Rail: ACP, settled at checkout; no chain or asset listed.');
+    expect(toText(shop)).not.toContain('None listed');
     expect(shop).not.toContain('curl -i');
     expect(shop).not.toMatch(/href="acp:/);
     const down = pageText(site, 'services/down-example-com/index.html');
