@@ -150,13 +150,12 @@ describe('requests', () => {
     expect([method, headers.accept, headers['user-agent']]).toEqual(['GET', 'application/json', 'payable-service-index-probe/1.0']);
   });
 
-  it('re-issues the method and body on 307 and turns POST into GET on 303', async () => {
+  it('re-issues the method and body on every redirect, 301, 302 and 303 included', async () => {
     const via = (status: number) => `${extra.origin}/redirect?status=${status}&to=/target-${status}`;
-    await probe({ url: via(307), method: 'POST', body: { a: 1 } });
-    await probe({ url: via(303), method: 'POST', body: { a: 1 } });
-    const target = (status: number) => extra.seen.find((s) => s.path === `/target-${status}`);
-    expect(target(307)).toMatchObject({ method: 'POST', body: '{"a":1}' });
-    expect(target(303)).toMatchObject({ method: 'GET', body: '' });
+    for (const status of [301, 302, 303, 307, 308]) {
+      await probe({ url: via(status), method: 'POST', body: { a: 1 } });
+      expect(extra.seen.find((s) => s.path === `/target-${status}`), String(status)).toMatchObject({ method: 'POST', body: '{"a":1}' });
+    }
   });
 
   it('retries once on 429 after a short Retry-After', async () => {

@@ -34,8 +34,11 @@ export const PROBE_USER_AGENT = 'payable-service-index-probe/1.0';
 
 const FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405, 422]);
 const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
-const REDIRECTS_TO_GET: ReadonlySet<number> = new Set([301, 302, 303]);
-const REDIRECTS_KEEPING_METHOD: ReadonlySet<number> = new Set([307, 308]);
+/**
+ * Every redirect is followed with the same method and body: fetch turns POST into GET on 301/302/303, and a paid
+ * POST endpoint behind one would then be probed with a GET it answers 405 (protocols.md section 7).
+ */
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** The connection pool of one crawl, with the SSRF policy it enforces. */
 export interface ProbeAgent {
@@ -219,20 +222,18 @@ async function untilAborted(responding: Promise<Dispatcher.ResponseData>, signal
 async function sendFollowing(url: string, method: string, body: unknown, ctx: ProbeContext): Promise<Attempt> {
   const started = performance.now();
   let hopUrl = url;
-  let hopMethod = method;
-  let hopBody = body;
+  const payload = body === undefined ? undefined : JSON.stringify(body);
   const finish = (facts: ProbeFacts, retryAfterMs: number | null = null): Attempt => {
     const latencyMs = Math.round(performance.now() - started);
-    return { method: hopMethod, facts, finalUrl: hopUrl, latencyMs, retryAfterMs };
+    return { method, facts, finalUrl: hopUrl, latencyMs, retryAfterMs };
   };
   try {
     for (let hops = 0; ; hops++) {
       await assertReachable(hopUrl, ctx.agent);
-      const payload = hopBody === undefined ? undefined : JSON.stringify(hopBody);
       const headers = { accept: 'application/json', 'user-agent': PROBE_USER_AGENT, 'accept-encoding': 'identity' };
       const response = await untilAborted(request(hopUrl, {
         dispatcher: ctx.agent.dispatcher,
-        method: hopMethod as Dispatcher.HttpMethod,
+        method: method as Dispatcher.HttpMethod,
         headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         body: payload,
         signal: ctx.signal,
@@ -241,12 +242,10 @@ async function sendFollowing(url: string, method: string, body: unknown, ctx: Pr
       }), ctx.signal);
       const { statusCode: status, headers: responseHeaders } = response;
       const location = responseHeaders.location;
-      const isRedirect = REDIRECTS_TO_GET.has(status) || REDIRECTS_KEEPING_METHOD.has(status);
-      if (isRedirect && typeof location === 'string') {
+      if (REDIRECTS.has(status) && typeof location === 'string') {
         discardBody(response.body);
         if (hops === MAX_REDIRECTS) return finish({ outcome: 'failed', failure: { kind: 'too-many-redirects' } });
         hopUrl = new URL(location, hopUrl).href;
-        if (REDIRECTS_TO_GET.has(status)) [hopMethod, hopBody] = ['GET', undefined];
         continue;
       }
       const { text, truncatedAtBytes } = await readBoundedBody(response.body);
