@@ -8,14 +8,15 @@ import { getLastCrawlRun } from '../data/crawl.ts';
 import { openDatabase } from '../data/db.ts';
 import { listProbes } from '../data/probes.ts';
 import { listServices } from '../data/service-list.ts';
-import { getService, getStats } from '../data/services.ts';
-import { openTestDatabase } from '../data/testing.ts';
+import { getService, getStats, upsertServices } from '../data/services.ts';
+import { makeService, openTestDatabase } from '../data/testing.ts';
 import { BEHAVIOURS } from '../scripts/fleet/behaviours.ts';
 import { startFleet, type Fleet } from '../scripts/fleet.ts';
 import { toDirectoryConfig } from './directories.ts';
 import { toServiceId } from './normalize.ts';
 import { createProbeAgent, type ProbeAgent } from './probe.ts';
 import { runCrawl } from './run.ts';
+import { processSubmissions } from './submissions.ts';
 import { parseAllowList } from './targets.ts';
 import acpMerchants from './sources/acp-merchants.json' with { type: 'json' };
 
@@ -94,6 +95,18 @@ describe('a full crawl of the local fleet', () => {
     await crawlOf(db, '2026-11-02T01:00:00.000Z', probeOnly);
     expect(getSubmission(db, brokenId)).toMatchObject({ status: 'rejected', reason: 'answered 404', attempts: 4 });
     expect(getService(db, toServiceId(broken.url))).toBeNull();
+  });
+
+  it('lists a submission on a host indexed under another main endpoint, whose checks stay those of the main one', async () => {
+    const db = openTestDatabase();
+    const valid = fleet.endpoints.find((e) => e.behaviour === 'x402-v2-header')!;
+    const main = new URL('/not-here', valid.url).href;
+    upsertServices(db, [makeService({ id: toServiceId(valid.url), endpoint: main })], '2026-11-01T00:00:00.000Z');
+    const id = submitService(db, { endpoint: valid.url, name: null, contact: null, idempotencyKey: null }, new Date('2026-11-01T00:00:00Z')).submission.id;
+    expect(await processSubmissions(db, { agent, timeoutMs: TIMEOUT_MS, now: () => new Date('2026-11-01T01:00:00Z') })).toMatchObject({ listed: 1 });
+    expect(getSubmission(db, id)).toMatchObject({ status: 'listed', service_id: toServiceId(valid.url) });
+    expect(getService(db, toServiceId(valid.url))).toMatchObject({ endpoint: main, live: null, sources: ['bazaar', 'submission'] });
+    expect(listProbes(db, toServiceId(valid.url))).toEqual([]);
   });
 
   it('loses nothing when killed mid-crawl, and a re-run finishes the job', async () => {

@@ -48,7 +48,9 @@ export async function processSubmissions(db: DB, options: SubmissionsOptions): P
     }
     const service = mergeWithStored(main, getServiceInput(db, main.id), new Set(['submission']));
     upsertServices(db, [service], at);
-    recordProbe(db, { service_id: service.id, ...outcome });
+    // A page's checks are of its main endpoint: on a host indexed under another one, the submitted endpoint is
+    // listed, and the next probe pass checks the main one.
+    if (service.endpoint === main.endpoint) recordProbe(db, { service_id: service.id, ...outcome });
     markSubmissionListed(db, submission.id, service.id, at);
     summary.listed += 1;
   }
