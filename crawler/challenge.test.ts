@@ -35,8 +35,10 @@ describe('readX402Header', () => {
     });
   });
 
-  it('trims surrounding whitespace and flags it', () => {
+  it('drops whitespace around and inside the value (a folded header) and flags it', () => {
     expect(readX402Header(` ${V2_HEADER}\t`)).toMatchObject({ valid: true, notes: ['non-canonical base64'] });
+    const folded = `${V2_HEADER.slice(0, 40)} ${V2_HEADER.slice(40, 80)}\r\n ${V2_HEADER.slice(80)}`;
+    expect(readX402Header(folded)).toMatchObject({ valid: true, notes: ['non-canonical base64'] });
   });
 
   it.each([['a'], ['abcde'], ['ab$cd'], ['']])('refuses %j as unreadable', (value) => {

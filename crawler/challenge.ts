@@ -110,11 +110,12 @@ function readPaymentRequired(json: Record<string, unknown>, version: 1 | 2, sign
 }
 
 /**
- * Repairs a base64 value leniently: trims, maps base64url `-`/`_` to `+`/`/`, restores padding.
+ * Repairs a base64 value leniently: drops whitespace (around it, or inside where a value was folded), maps
+ * base64url `-`/`_` to `+`/`/`, restores padding.
  * Returns null when it cannot be base64 at all.
  */
 function toCanonicalBase64(value: string): string | null {
-  const bare = value.trim().replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  const bare = value.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
   if (!/^[A-Za-z0-9+/]*$/.test(bare) || bare.length % 4 === 1) return null;
   return bare.padEnd(Math.ceil(bare.length / 4) * 4, '=');
 }
