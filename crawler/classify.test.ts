@@ -119,7 +119,8 @@ const CASES: Array<[name: string, facts: ProbeFacts, expected: Expected]> = [
   ['bad response', { outcome: 'failed', failure: { kind: 'bad-response' } }, notOk('invalid HTTP response')],
   ['huge headers', { outcome: 'failed', failure: { kind: 'headers-too-large', limitBytes: 65_536 } }, notOk('headers over 64 KiB')],
   ['redirects', { outcome: 'failed', failure: { kind: 'too-many-redirects' } }, notOk('too many redirects')],
-  ['other network error', { outcome: 'failed', failure: { kind: 'network', code: 'EHOSTUNREACH' } }, notOk('request failed (EHOSTUNREACH)')],
+  ['unreachable host', { outcome: 'failed', failure: { kind: 'network', code: 'EHOSTUNREACH' } }, notOk('host unreachable')],
+  ['other network error', { outcome: 'failed', failure: { kind: 'network', code: 'EPROTO' } }, notOk('request failed (EPROTO)')],
 ];
 
 describe('classifyProbe', () => {

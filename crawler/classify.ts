@@ -72,6 +72,14 @@ const FAILURE_REASONS = {
   'too-many-redirects': 'too many redirects',
 } as const;
 
+/** Network errors a person can read, by their code; any other is `request failed (CODE)`. */
+const NETWORK_REASONS: Readonly<Record<string, string>> = {
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  EADDRNOTAVAIL: 'address not available',
+};
+
 /**
  * The short text recorded for a request that got no answer.
  * @example toFailureReason({ kind: 'timeout', limitMs: 10_000 }) // 'timed out after 10 s'
@@ -87,7 +95,7 @@ export function toFailureReason(failure: ProbeFailure): string {
     case 'blocked':
       return failure.message;
     case 'network':
-      return `request failed (${failure.code})`;
+      return NETWORK_REASONS[failure.code] ?? `request failed (${failure.code})`;
     default:
       return FAILURE_REASONS[failure.kind];
   }
