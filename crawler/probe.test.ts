@@ -76,6 +76,9 @@ beforeAll(async () => {
         return req.socket.destroy();
       case '/huge-header':
         return payment402(res, url.href, 80_000);
+      case '/post-only-broken':
+        if (req.method !== 'POST') return res.writeHead(404).end();
+        return res.writeHead(402, { 'content-type': 'application/json' }).end('{"x402Version":2,"accepts":[]}');
       default:
         return payment402(res, url.href);
     }
@@ -156,6 +159,10 @@ describe('requests', () => {
       await probe({ url: via(status), method: 'POST', body: { a: 1 } });
       expect(extra.seen.find((s) => s.path === `/target-${status}`), String(status)).toMatchObject({ method: 'POST', body: '{"a":1}' });
     }
+  });
+
+  it('records what a POST fallback found when it answered 402, even with a challenge it cannot use', async () => {
+    expect(await probe({ url: `${extra.origin}/post-only-broken` })).toMatchObject({ ok: false, status_code: 402, method: 'POST', reason: '402 without accepts' });
   });
 
   it('retries once on 429 after a short Retry-After', async () => {

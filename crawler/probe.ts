@@ -289,7 +289,7 @@ function toRecordedUrl(url: string): string {
 
 /**
  * Probes an endpoint for a payment challenge. Sends the advertised method (HEAD -> GET); when a GET
- * answers 404/405/400/422, tries POST `{}` and keeps that answer if it is a valid challenge. Never throws.
+ * answers 404/405/400/422, tries POST `{}` and keeps that answer if it is a valid challenge or any 402. Never throws.
  * @example const outcome = await probeEndpoint({ url: 'https://api.example.com/quote', method: 'GET' }, { agent })
  */
 export async function probeEndpoint(target: ProbeTarget, options: ProbeOptions): Promise<ProbeOutcome> {
@@ -307,7 +307,9 @@ export async function probeEndpoint(target: ProbeTarget, options: ProbeOptions):
     if (!result.ok && method === 'GET' && facts.outcome === 'answered' && FALLBACK_STATUSES.has(facts.status)) {
       const fallback = await sendWithRetry(target.url, 'POST', target.body ?? {}, ctx);
       const fallbackResult = classifyProbe(fallback.facts);
-      if (fallbackResult.ok) [chosen, result] = [fallback, fallbackResult];
+      // A 402 to the POST says more than the GET's 404, even when its challenge cannot be used.
+      const paywalled = fallback.facts.outcome === 'answered' && fallback.facts.status === 402;
+      if (fallbackResult.ok || paywalled) [chosen, result] = [fallback, fallbackResult];
     }
     return {
       probed_at: probedAt,
