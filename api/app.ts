@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps): App {
     if (answer) return answer;
     throw unroutable(routes, event);
   });
-  const fetch: Fetch = (request) => h3.fetch(request);
+  const fetch: Fetch = h3.fetch;
   return {
     fetch,
     request: async (input, init) => fetch(toRequest(input, init)),

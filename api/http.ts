@@ -114,7 +114,8 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
       // A preflight spends nothing: a browser over its limit would see a refused preflight as a CORS failure, never
       // the 429 and its Retry-After.
       if (event.req.method === 'OPTIONS') return toPreflightResponse(event, Object.fromEntries(fixedHeaders));
-      if (isRateLimited(event)) {
+      // The API spends tokens; the site's pages and assets (static files any CDN serves) do not.
+      if (isApiPath(event.url.pathname)) {
         const request = event.req;
         remaining = admit(take(request.runtime?.node?.req ?? request, request.headers.get('x-forwarded-for'), request.ip));
       }
@@ -155,11 +156,6 @@ function toHeaders(fixedHeaders: Array<[string, string]>, remaining: number): Re
   const headers: Record<string, string> = { 'ratelimit-remaining': String(remaining) };
   for (const [name, value] of fixedHeaders) headers[name] = value;
   return headers;
-}
-
-/** The API spends tokens; the site's pages and assets (static files any CDN serves) do not. */
-function isRateLimited(event: H3Event): boolean {
-  return isApiPath(event.url.pathname);
 }
 
 /** Everything under /api/ and the OpenAPI document (as the router matches it, with a trailing slash): JSON, never a page. */

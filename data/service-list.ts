@@ -148,7 +148,10 @@ function readInOrder(db: DB, order: number[], page: ServicePage): PageRows {
   return { rows: rowids.flatMap((rowid) => byRowid.get(rowid) ?? []), more };
 }
 
-/** One page read by the query itself (a search walking the list order), with one row more to tell whether more follow. */
+/**
+ * One page read by the query itself (for a search too common to keep its order, the walk in list order), with one
+ * row more to tell whether more follow.
+ */
 function readPage(db: DB, query: ListQuery, page: ServicePage): PageRows {
   const from = query.orderedFrom ?? query.pageFrom;
   const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
