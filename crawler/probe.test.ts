@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BEHAVIOURS } from '../scripts/fleet/behaviours.ts';
 import { toPaymentRequiredHeader } from '../scripts/fleet/challenges.ts';
 import { startFleet, type Fleet } from '../scripts/fleet.ts';
@@ -181,6 +181,27 @@ describe('requests', () => {
     const outcome = await probe({ url: `${extra.origin}/retry-later` }, { timeoutMs: 3_000 });
     expect(outcome).toMatchObject({ ok: false, reason: 'answered 429', status_code: 429 });
     expect(extra.seen.filter((s) => s.path === '/retry-later')).toHaveLength(1);
+  });
+
+  it('hangs up once it has read each answer, through redirects and the POST fallback', async () => {
+    const open = new Set<unknown>();
+    const server = createServer((req, res) => {
+      if (req.url === '/moved') return res.writeHead(307, { location: '/paid' }).end();
+      if (req.method === 'GET') return res.writeHead(405).end();
+      payment402(res, `http://x${req.url}`);
+    });
+    server.on('connection', (socket) => (open.add(socket), socket.once('close', () => open.delete(socket))));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const outcome = await probe({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/moved` });
+      expect(outcome).toMatchObject({ ok: true, method: 'POST' });
+      // A kept-alive connection would stay open for seconds (Node's server keeps one for 5 s).
+      await vi.waitFor(() => expect(open.size).toBe(0), { timeout: 1_000 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('retries a reset connection once, then records it', async () => {
