@@ -5,7 +5,7 @@ import type { DB } from '../data/db.ts';
 import type { Config } from './config.ts';
 import { apiError } from './errors.ts';
 import { withDetailLane, type NodeHandler } from './fast-detail.ts';
-import { createHttpLayer, isApiPath } from './http.ts';
+import { createHttpLayer, isApiPath, type HttpLayer } from './http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { createSiteHandler, type StaticSiteOptions } from './static.ts';
@@ -42,6 +42,8 @@ export interface App {
   request(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** The Node handler to serve on a socket: `routed` (srvx's, which calls `fetch`) behind the detail lane. */
   toNodeHandler(routed: NodeHandler): NodeHandler;
+  /** The Node server's `clientError` listener: a request that is not readable HTTP, answered in the Error shape. */
+  answerUnreadable: HttpLayer['answerUnreadable'];
 }
 
 function toRoutes(deps: AppDeps, details: DetailCache): Route[] {
@@ -93,12 +95,13 @@ export function createApp(deps: AppDeps): App {
     fetch,
     request: async (input, init) => fetch(toRequest(input, init)),
     toNodeHandler: (routed) => withDetailLane(routed, layer, details),
+    answerUnreadable: layer.answerUnreadable,
   };
 }
 
 /**
  * The app on a socket, as `npm start` runs it: srvx's Node server (which h3's own `serve` wraps), its request
- * handler behind the detail lane (api/fast-detail.ts).
+ * handler behind the detail lane (api/fast-detail.ts), and requests Node cannot read answered in the Error shape.
  * @example const server = serveApp(app, { hostname: '127.0.0.1', port: 0 }); await server.ready();
  */
 export function serveApp(app: App, options: Omit<ServerOptions, 'fetch'>): Server {
@@ -108,6 +111,7 @@ export function serveApp(app: App, options: Omit<ServerOptions, 'fetch'>): Serve
   const routed = node.handler as NodeHandler;
   node.server.off('request', routed);
   node.server.on('request', app.toNodeHandler(routed));
+  node.server.on('clientError', app.answerUnreadable);
   return server;
 }
 

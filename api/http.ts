@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { H3Event, Middleware } from 'h3';
 import { FastResponse, type ServerRequest } from 'srvx';
 import { digest } from '../data/digest.ts';
-import { apiError, toErrorBody } from './errors.ts';
+import { apiError, toErrorBody, type ErrorRendering } from './errors.ts';
 import type { RateLimiter } from './ratelimit.ts';
 
 export interface HttpLayerOptions {
@@ -70,7 +71,20 @@ export interface HttpLayer {
    * token this lookup spent is not spent again there.
    */
   replyStored(lookup: StoredLookup, read: () => StoredAnswer | null): Reply | null;
+  /**
+   * Node's `clientError`: a request that cannot be read as HTTP, which Node would answer with a bare status line,
+   * answered in the Error shape with the layer's headers instead; the connection is closed after.
+   */
+  answerUnreadable(error: Error & { code?: string }, socket: Duplex): void;
 }
+
+/** Node's own statuses for a request it cannot read (anything else is 400), with what the client can do. */
+const UNREADABLE: Readonly<Record<string, { status: number; message: string }>> = {
+  HPE_HEADER_OVERFLOW: { status: 431, message: 'The request headers are over 16 KiB. Send fewer or shorter headers.' },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, message: 'The chunk extensions of the body are too large. Send a plain JSON body.' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send it again.' },
+};
+const UNREADABLE_OTHERWISE = { status: 400, message: 'The request could not be read as HTTP/1.1. See /openapi.json for the API.' };
 
 /**
  * The one layer every request passes: rate limit, CORS, preflight, and the rendering of what a handler returns
@@ -146,6 +160,16 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
       }
       spent.set(lookup.request, taken);
       return null;
+    },
+    answerUnreadable(error, socket) {
+      // As Node's own handler: a client that hung up, or a socket already answering, is only closed.
+      if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+      const { status, message } = UNREADABLE[error.code ?? ''] ?? UNREADABLE_OTHERWISE;
+      const body = JSON.stringify({ error: { code: 'invalid_json', message } } satisfies ErrorRendering['body']);
+      const headers = { ...Object.fromEntries(fixedHeaders), 'content-type': 'application/json', 'cache-control': 'no-store',
+        'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,6 +90,34 @@ describe('over a real socket', () => {
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body).error.code).toBe('invalid_json');
     expect(db.prepare('SELECT count(*) AS n FROM submissions').get()).toEqual({ n: 0 });
+  });
+
+  it('answers a request Node cannot read in the Error shape, not a bare status line', async () => {
+    const { origin } = await listen();
+    const exchange = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(origin).port), '127.0.0.1', () => socket.end(request));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const read = (answer: string) => {
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      return { statusLine: head.split('\r\n')[0], head: head.toLowerCase(), body: JSON.parse(body) };
+    };
+
+    const garbled = read(await exchange('NOT HTTP AT ALL\r\n\r\n'));
+    expect(garbled.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(garbled.body).toEqual({ error: { code: 'invalid_json', message: expect.stringContaining('HTTP/1.1') } });
+    const huge = read(await exchange(`GET /api/v1/stats HTTP/1.1\r\nhost: x\r\nx-padding: ${'a'.repeat(20_000)}\r\n\r\n`));
+    expect(huge.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(huge.body.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('16 KiB') });
+    for (const answer of [garbled, huge]) {
+      expect(answer.head).toContain('content-type: application/json');
+      expect(answer.head).toContain('ratelimit-policy: ');
+      expect(answer.head).toContain('access-control-allow-origin: *');
+    }
   });
 
   it('answers a browser preflight from another origin', async () => {
