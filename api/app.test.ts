@@ -169,12 +169,14 @@ describe('GET /api/v1/services/{id}', () => {
 describe('batch lookups', () => {
   it('POST answers found in the order requested, ignoring duplicates and case, with the missing ids', async () => {
     const { request } = createFixtureApp();
-    const { status, json } = await request('/api/v1/services/batch', postJson({ ids: ['svc-09-test', 'nope', 'SVC-01-TEST', 'svc-09-test'] }));
+    const ids = ['svc-09-test', 'Nope', 'SVC-01-TEST', 'svc-09-test', ' nope ', 'Gone-Too'];
+    const { status, json } = await request('/api/v1/services/batch', postJson({ ids }));
     expect(status).toBe(200);
     const result = BatchResult.parse(json);
-    expect(result.requested).toBe(3);
+    expect(result.requested).toBe(4);
     expect(result.found.map((s) => s.id)).toEqual(['svc-09-test', 'svc-01-test']);
-    expect(result.missing).toEqual(['nope']);
+    // Missing ids as the client wrote them (first spelling, trimmed), so it can match them to its own list.
+    expect(result.missing).toEqual(['Nope', 'Gone-Too']);
   });
 
   it('GET answers the same as POST', async () => {

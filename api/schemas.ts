@@ -89,7 +89,7 @@ export const BatchResult = z
     generated_at: dateTime,
     requested: z.int().meta({ description: 'Number of distinct ids looked up.' }),
     found: z.array(Service),
-    missing: z.array(z.string()),
+    missing: z.array(z.string()).meta({ description: 'Requested ids not in the index, as sent (trimmed, first spelling of each).' }),
   })
   .meta({ id: 'BatchResult' });
 export type BatchResult = z.infer<typeof BatchResult>;

@@ -33,16 +33,28 @@ export function getBatchRoute(deps: AppDeps) {
 }
 
 function lookUp({ db, now }: AppDeps, ids: string[]): BatchResult {
-  const distinct = [...new Set(ids.map((id) => id.trim().toLowerCase()).filter(Boolean))];
-  if (distinct.length === 0 || distinct.length > MAX_BATCH_IDS) {
-    throw apiError(400, 'invalid_ids', `Send 1-${MAX_BATCH_IDS} distinct service ids; got ${distinct.length}.`);
+  const requested = toDistinctIds(ids);
+  if (requested.size === 0 || requested.size > MAX_BATCH_IDS) {
+    throw apiError(400, 'invalid_ids', `Send 1-${MAX_BATCH_IDS} distinct service ids; got ${requested.size}.`);
   }
-  const found = getServicesByIds(db, distinct);
+  const found = getServicesByIds(db, [...requested.keys()]);
   const foundIds = new Set(found.map((service) => service.id));
   return {
     generated_at: now().toISOString(),
-    requested: distinct.length,
+    requested: requested.size,
     found,
-    missing: distinct.filter((id) => !foundIds.has(id)),
+    missing: [...requested].filter(([id]) => !foundIds.has(id)).map(([, asSent]) => asSent),
   };
+}
+
+/**
+ * The distinct ids in the order sent, lower-cased (ids are case-insensitive), each with its first spelling as sent,
+ * so `missing` names ids the way the client wrote them.
+ */
+function toDistinctIds(ids: string[]): Map<string, string> {
+  const distinct = new Map<string, string>();
+  for (const id of ids.map((text) => text.trim()).filter(Boolean)) {
+    if (!distinct.has(id.toLowerCase())) distinct.set(id.toLowerCase(), id);
+  }
+  return distinct;
 }
