@@ -4,6 +4,9 @@
  * IPC for its timings and memory.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../project.ts';
 import { compiledChild } from './compiled.ts';
 import type { ChildCommand, ChildMessage, ServerReport } from './instrument.ts';
 
@@ -15,8 +18,8 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
-/** The node flags `npm start` runs the server with (package.json): a young generation of 4 MB semi-spaces. */
-const SERVER_NODE_ARGS = ['--max-semi-space-size=4'];
+/** The node flags `npm start` runs the server with, read from its script in package.json so the two never differ. */
+const SERVER_NODE_ARGS = readStartFlags();
 const REPLY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 
@@ -76,3 +79,10 @@ function nextMessage<T extends ChildMessage['type']>(
 }
 
 const script = (child: ChildProcess) => child.spawnargs.find((arg) => arg.endsWith('.mjs')) ?? 'server child';
+
+function readStartFlags(): string[] {
+  const start: string = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).scripts.start;
+  const flags = /\bexec node ((?:--\S+ )*)\S+\.mjs/.exec(start)?.[1];
+  if (flags === undefined) throw new Error(`package.json's start script no longer reads "exec node [flags] <server>.mjs": ${start}`);
+  return flags.split(' ').filter(Boolean);
+}
