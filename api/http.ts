@@ -162,7 +162,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
       return null;
     },
     answerUnreadable(error, socket) {
-      // As Node's own handler: a client that hung up, or a socket already answering, is only closed.
+      // As Node's own handler: a client that hung up, or a socket that can no longer be written, is only closed.
       if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
       const { status, message } = UNREADABLE[error.code ?? ''] ?? UNREADABLE_OTHERWISE;
       const body = JSON.stringify({ error: { code: 'invalid_json', message } } satisfies ErrorRendering['body']);
