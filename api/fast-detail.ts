@@ -15,9 +15,9 @@ const BATCH = 'batch';
  * The lookup agents make most, GET (or HEAD) /api/v1/services/{id}, answered from the Node request itself, before
  * srvx wraps it in a web Request and h3 builds an event, routes it and runs the middleware chain: the same token
  * spent, headers and bytes as the routed answer, from the same cache (api/http.ts `replyStored` renders it), for
- * about a sixth more lookups a second than in front of h3 alone (BENCHMARKS.md). Every other request goes to srvx and the router, and so does a
- * lookup of an id with other characters or escapes, of an unknown service, by a client over its limit or whose read
- * failed, which the router answers without spending a second token.
+ * about a sixth more lookups a second than in front of h3 alone (BENCHMARKS.md). Every other request goes to srvx
+ * and the router, and so does a lookup of an id with other characters or escapes, of an unknown service, by a client
+ * over its limit or whose read failed, which the router answers without spending a second token.
  */
 
 /**

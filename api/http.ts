@@ -93,11 +93,8 @@ const UNREADABLE_OTHERWISE = { status: 400, message: 'The request could not be r
  */
 export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
   const { limit, windowSeconds } = options.rateLimit;
-  const fixedHeaders = Object.entries({
-    ...CORS_HEADERS,
-    'ratelimit-limit': String(limit),
-    'ratelimit-policy': `${limit};w=${windowSeconds}`,
-  });
+  const fixed = { ...CORS_HEADERS, 'ratelimit-limit': String(limit), 'ratelimit-policy': `${limit};w=${windowSeconds}` };
+  const fixedHeaders = Object.entries(fixed);
   // One token a request: one the router is handed after the detail lane (replyStored) is not taken again.
   const spent = new WeakMap<object, Taken>();
   const take = (request: object, forwardedFor: string | null | undefined, socketAddress: string | undefined): Taken =>
@@ -127,7 +124,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
     try {
       // A preflight spends nothing: a browser over its limit would see a refused preflight as a CORS failure, never
       // the 429 and its Retry-After.
-      if (event.req.method === 'OPTIONS') return toPreflightResponse(event, Object.fromEntries(fixedHeaders));
+      if (event.req.method === 'OPTIONS') return toPreflightResponse(event, fixed);
       // The API spends tokens; the site's pages and assets (static files any CDN serves) do not.
       if (isApiPath(event.url.pathname)) {
         const request = event.req;
@@ -166,7 +163,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
       if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
       const { status, message } = UNREADABLE[error.code ?? ''] ?? UNREADABLE_OTHERWISE;
       const body = JSON.stringify({ error: { code: 'invalid_json', message } } satisfies ErrorRendering['body']);
-      const headers = { ...Object.fromEntries(fixedHeaders), 'content-type': 'application/json', 'cache-control': 'no-store',
+      const headers = { ...fixed, 'content-type': 'application/json', 'cache-control': 'no-store',
         'content-length': String(Buffer.byteLength(body)), connection: 'close' };
       const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
       socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
@@ -274,7 +271,8 @@ function toEtag(body: string): string {
   return `W/"${digest(stable)}"`;
 }
 
-function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+/** Whether an `If-None-Match` names this ETag (weakly compared, as RFC 9110 asks of it) or is `*`. */
+export function matchesEtag(ifNoneMatch: string | null | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(',').some((tag) => {
     const candidate = tag.trim();

@@ -3,7 +3,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { H3Event } from 'h3';
-import { fastResponse } from './http.ts';
+import { fastResponse, matchesEtag } from './http.ts';
 
 /**
  * Serving the built site (`dist/`, see site/build/) from the h3 server, after the API routes: files with their
@@ -162,9 +162,4 @@ function pageHeaders(pathname: string): Record<string, string> {
 
 function respond(body: string, status: number, headers: Record<string, string>, head: boolean): Response {
   return fastResponse(head ? null : body, status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
-}
-
-function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
 }

@@ -204,8 +204,8 @@ async function readBoundedBody(body: Dispatcher.ResponseData['body']): Promise<{
 
 /**
  * The response, or the abort as soon as the time limit passes: undici only gives up on a request once its connector
- * returns, and a DNS lookup that hangs (a resolver that never answers) held a probe for seconds past its limit. A
- * response that comes after all is dropped.
+ * returns, and a DNS lookup that hangs (a resolver that never answers) held a probe for seconds past its limit. The
+ * request's connection is destroyed when the probe gives up (`sendHop`), which fails the request; nothing waits for it.
  */
 async function untilAborted(responding: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
   let stop = () => {};
@@ -216,7 +216,7 @@ async function untilAborted(responding: Promise<Dispatcher.ResponseData>, signal
   try {
     return await Promise.race([responding, aborted]);
   } catch (error) {
-    if (signal.aborted) responding.then((late) => discardBody(late.body), () => {});
+    if (signal.aborted) responding.catch(() => {});
     throw error;
   } finally {
     signal.removeEventListener('abort', stop);
