@@ -2,7 +2,8 @@
  * The crawl benchmark: probe passes over 10,000 fleet services (most answering in 50-300 ms, a tail to seconds,
  * 1 % never answering), run by the real `npm run crawl` in a child process, against the bound the concurrency allows
  * (sum of the probes' durations / concurrency): a first pass, then a scheduled pass that has the first's durations,
- * with its peak RSS and the API's p99 while it runs, against idle.
+ * with its peak RSS and the API's p99 while it runs, against idle, with the load generator and the fleet kept off the
+ * server's core (outside.ts).
  */
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
 import { listProbeTargets } from '../../data/crawl.ts';
 import { openDatabase } from '../../data/db.ts';
 import { compiledChild } from './compiled.ts';
-import { runLoad } from './load.ts';
+import { keepOffServerCore, startLoadGenerator } from './outside.ts';
 import { round, type BenchGroup } from './report.ts';
 import type { ServerReport } from './instrument.ts';
 import { startServer } from './server-child.ts';
@@ -24,8 +25,7 @@ const SERVICES = Number(process.env.BENCH_CRAWL_SERVICES ?? 10_000);
 const LOAD_SECONDS = 8;
 /**
  * The loads the API's p99 is measured under, idle and then in the busy middle of the pass: flat out (the target), and
- * a steady 2,000 requests a second, far below what the server answers, which shows how much of the difference is the
- * crawl itself rather than two cores shared by the load generator, the fleet and the crawl (BENCHMARKS.md).
+ * a steady 2,000 requests a second, far below what the server answers.
  */
 const API_LOADS: Array<{ label: string; rps?: number; maxRatio?: number }> = [
   { label: 'flat out', maxRatio: 2 },
@@ -58,18 +58,20 @@ export const crawlGroup: BenchGroup = {
       emit({ label: 'first pass (no history)', value: `${round(ids.length / first.probeSeconds)} probes/s, ${round(boundSeconds / first.probeSeconds)}x of the bound, ${round(first.peakRssBytes / MB)} MB` });
 
       const api = await startServer('serve-app.ts', [databasePath]);
-      const detail = { next: () => ({ path: `/api/v1/services/${ids[Math.floor(Math.random() * ids.length)]}` }) };
+      const loadGenerator = await startLoadGenerator();
+      const pinned = keepOffServerCore(api.pid, [loadGenerator.pid, fleet.pid!]);
+      const paths = ids.map((id) => `/api/v1/services/${id}`);
       /** The API's p99 under each load, first idle and then in the busy middle of the pass (one after the other). */
       const measureApi = async () => {
         const reports: ServerReport[] = [];
         for (const load of API_LOADS) {
           await api.reset();
-          await runLoad(api.url, detail, LOAD_SECONDS, { rps: load.rps });
+          await loadGenerator.run({ url: api.url, paths, seconds: LOAD_SECONDS, rps: load.rps });
           reports.push(await api.report());
         }
         return reports;
       };
-      await runLoad(api.url, detail, 2);
+      await loadGenerator.run({ url: api.url, paths, seconds: 2 });
       const idle = await measureApi();
       let during: ServerReport[] = [];
       const crawl = await runCrawlChild(databasePath, async () => {
@@ -77,6 +79,7 @@ export const crawlGroup: BenchGroup = {
         during = await measureApi();
       });
       await api.stop();
+      loadGenerator.stop();
 
       const rate = ids.length / crawl.probeSeconds;
       emit({ label: 'probes per second', value: `${round(rate)}  (${ids.length} in ${round(crawl.probeSeconds)} s; then ${round(crawl.afterSeconds)} s to exit)`, target: { actual: rate, op: '>=', limit: 200, unit: '/s' } });
@@ -88,7 +91,9 @@ export const crawlGroup: BenchGroup = {
         const ratio = during[index]!.p99Ms / idle[index]!.p99Ms;
         emit({
           label: `API p99 in crawl, ${load.label}`,
-          value: `${round(during[index]!.p99Ms)} ms  (${round(ratio)}x idle ${round(idle[index]!.p99Ms)} ms)`,
+          value: `${round(during[index]!.p99Ms)} ms  (${round(ratio)}x idle ${round(idle[index]!.p99Ms)} ms; ` +
+            `${round(during[index]!.requests / LOAD_SECONDS)} req/s against ${round(idle[index]!.requests / LOAD_SECONDS)} idle` +
+            `${pinned ? '' : '; not kept off the server\'s core'})`,
           target: load.maxRatio === undefined ? undefined : { actual: ratio, op: '<=', limit: load.maxRatio, unit: 'x' },
         });
       });

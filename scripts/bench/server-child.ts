@@ -12,6 +12,7 @@ import type { ChildCommand, ChildMessage, ServerReport } from './instrument.ts';
 
 export interface ServerChild {
   url: string;
+  pid: number;
   /** Forgets the timings so far (call after a warm-up). */
   reset(): Promise<void>;
   report(): Promise<ServerReport>;
@@ -42,6 +43,7 @@ export async function startServer(script: string, args: string[]): Promise<Serve
   };
   return {
     url: url.replace(/\/$/, ''),
+    pid: child.pid!,
     reset: async () => void (await ask('reset')),
     report: async () => (await ask('report')).report,
     stop: async () => {
