@@ -69,7 +69,15 @@ describe('the approval page in a real browser', () => {
     expect(completed).toMatchObject({ status: 'completed', payer: owner.address, response: { asset_url: '/demo/social-card-outline.svg', variant: 'outline' } });
     expect(await page.locator('#tx').innerText()).toBe(completed.transaction);
     expect(await page.locator('#tx').getAttribute('href')).toBe(`https://sepolia.basescan.org/tx/${completed.transaction}`);
-    expect(await page.locator('#image').evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(1200);
+    // The result shows as soon as it is read; the image may still be loading then.
+    const loadedWidth = (image: HTMLImageElement) =>
+      image.complete
+        ? image.naturalWidth
+        : new Promise<number>((resolve) => {
+            image.addEventListener('load', () => resolve(image.naturalWidth), { once: true });
+            image.addEventListener('error', () => resolve(0), { once: true });
+          });
+    expect(await page.locator('#image').evaluate(loadedWidth)).toBe(1200);
 
     expect(calls).toEqual(expect.arrayContaining(['eth_requestAccounts', 'wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_getCode', 'eth_signTypedData_v4']));
     expect(await stack.chain.balanceOf(owner.address)).toBe(30_000n);
