@@ -44,6 +44,24 @@ export class JsonBytes implements StoredAnswer {
   ) {}
 }
 
+/**
+ * A JSON answer with a status and headers of its own (a demo service's 402 challenge or paid result), serialized once
+ * so that it can be sent again: the layer adds its headers and sends it without the web `Response` and `Headers` a
+ * returned Response costs, which made a 402 cost about 3.8 detail lookups (BENCHMARKS.md, `pay` group).
+ * @example return new JsonReply(402, { 'payment-required': header, 'cache-control': 'no-store' }, paymentRequired);
+ */
+export class JsonReply {
+  readonly json: string;
+
+  constructor(
+    readonly status: number,
+    readonly headers: Readonly<Record<string, string>>,
+    body: unknown,
+  ) {
+    this.json = JSON.stringify(body);
+  }
+}
+
 /** What a read answers before it is a Response: what the fetch handler and the detail lane (api/fast-detail.ts) both send. */
 export interface Reply {
   status: number;
@@ -212,13 +230,20 @@ function hasMalformedEscape(pathname: string): boolean {
   }
 }
 
-/** What a handler returned, as JSON with the layer's headers (a `Response` keeps its own and gains the missing ones). */
+/**
+ * What a handler returned, as JSON with the layer's headers (a `Response` or `JsonReply` keeps its own and gains the
+ * missing ones).
+ */
 function toResponse(request: ServerRequest, result: unknown, fixedHeaders: Array<[string, string]>, remaining: number): Response {
   if (result instanceof Response) {
     for (const [name, value] of Object.entries(toHeaders(fixedHeaders, remaining))) {
       if (!result.headers.has(name)) result.headers.set(name, value);
     }
     return result;
+  }
+  if (result instanceof JsonReply) {
+    const headers = { ...toHeaders(fixedHeaders, remaining), 'content-type': 'application/json', ...result.headers };
+    return fastResponse(result.json, result.status, headers);
   }
   const read = request.method === 'GET' || request.method === 'HEAD';
   const headers = toJsonHeaders(fixedHeaders, remaining, read);

@@ -1,5 +1,6 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
+import { JsonReply } from '../http.ts';
 import type { DemoService } from './define.ts';
 
 /** The `error` of a first, unpaid challenge. */
@@ -26,13 +27,13 @@ export function toPaymentRequired(
 /**
  * HTTP 402 carrying the challenge in `PAYMENT-REQUIRED` (the JSON body mirrors it); after a failed settlement
  * also the failed `PAYMENT-RESPONSE`.
- * @example return toChallengeResponse(toPaymentRequired(service, requirements, event.url.href));
+ * @example return toChallengeReply(toPaymentRequired(service, requirements, event.url.href));
  */
-export function toChallengeResponse(paymentRequired: PaymentRequired, settlement?: SettleResponse): Response {
+export function toChallengeReply(paymentRequired: PaymentRequired, settlement?: SettleResponse): JsonReply {
   const headers: Record<string, string> = {
     'payment-required': encodePaymentRequiredHeader(paymentRequired),
     'cache-control': 'no-store',
   };
   if (settlement) headers['payment-response'] = encodePaymentResponseHeader(settlement);
-  return Response.json(paymentRequired, { status: 402, headers });
+  return new JsonReply(402, headers, paymentRequired);
 }

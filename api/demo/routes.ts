@@ -1,12 +1,17 @@
 import { encodePaymentResponseHeader, HTTPFacilitatorClient } from '@x402/core/http';
+import type { PaymentRequirements } from '@x402/core/types';
 import type { H3Event } from 'h3';
 import type { AppDeps, Route } from '../app.ts';
-import { toChallengeResponse, toPaymentRequired } from './challenge.ts';
+import { JsonReply } from '../http.ts';
+import { toChallengeReply, toPaymentRequired } from './challenge.ts';
 import type { DemoContext, DemoService } from './define.ts';
 import { readDemoParams } from './params.ts';
 import { acceptPayment } from './payment.ts';
 import { createPriceSource } from './price-source.ts';
 import { DEMO_SERVICES } from './registry.ts';
+
+/** Unpaid challenges kept per demo service, by URL; past this many, the kept ones are forgotten. */
+const UNPAID_CHALLENGES_KEPT = 256;
 
 /** Each facilitator call (verify, settle) gives up after this long, so a paid call never hangs. */
 export const FACILITATOR_TIMEOUT_MS = 20_000;
@@ -32,22 +37,32 @@ interface HandlerDeps extends Pick<AppDeps, 'config'> {
 }
 
 function demoServiceHandler(service: DemoService, { config, facilitator, context }: HandlerDeps) {
-  return async (event: H3Event): Promise<Response> => {
+  let terms: PaymentRequirements | undefined;
+  /** A URL's unpaid challenge is the same every time, and most are asked again and again (every probe pass asks). */
+  const unpaid = new Map<string, JsonReply>();
+  const toUnpaidChallenge = (requirements: PaymentRequirements, url: string) => {
+    let reply = unpaid.get(url);
+    if (!reply) {
+      if (unpaid.size >= UNPAID_CHALLENGES_KEPT) unpaid.clear();
+      reply = toChallengeReply(toPaymentRequired(service, requirements, url));
+      unpaid.set(url, reply);
+    }
+    return reply;
+  };
+  return async (event: H3Event): Promise<JsonReply> => {
     const params = readDemoParams(service, event.url.searchParams);
-    // The terms bring viem (addresses), loaded on the first call rather than at start, as the purchase handlers are.
-    const { toPaymentRequirements } = await import('./terms.ts');
-    const requirements = toPaymentRequirements(service, config);
+    // The terms bring viem (addresses), loaded on the first call rather than at start, as the purchase handlers are;
+    // made once, since checksumming their two addresses (keccak-256) would cost more than the rest of a challenge.
+    const requirements = (terms ??= (await import('./terms.ts')).toPaymentRequirements(service, config));
     const header = event.req.headers.get('payment-signature');
-    if (!header) return toChallengeResponse(toPaymentRequired(service, requirements, event.url.href));
+    if (!header) return toUnpaidChallenge(requirements, event.url.href);
     const outcome = await acceptPayment({
       facilitator,
       header,
       requirements,
       produce: async () => service.respond(params, context),
     });
-    if (!outcome.paid) return toChallengeResponse(toPaymentRequired(service, requirements, event.url.href, outcome.reason), outcome.settlement);
-    return Response.json(outcome.body, {
-      headers: { 'payment-response': encodePaymentResponseHeader(outcome.settlement), 'cache-control': 'no-store' },
-    });
+    if (!outcome.paid) return toChallengeReply(toPaymentRequired(service, requirements, event.url.href, outcome.reason), outcome.settlement);
+    return new JsonReply(200, { 'payment-response': encodePaymentResponseHeader(outcome.settlement), 'cache-control': 'no-store' }, outcome.body);
   };
 }

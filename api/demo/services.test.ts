@@ -36,6 +36,18 @@ describe('demo services: parameters and the x402 v2 challenge', () => {
     expect(json).toEqual(challenge);
   });
 
+  it('answers each URL its own challenge: asked again, beside other URLs, and after more URLs than are kept', async () => {
+    const spec = SPEC_SERVICES.find((candidate) => candidate.params[0]!.values.length > 1)!;
+    const { name, values } = spec.params[0]!;
+    const ownUrls = values.map((value) => `http://localhost${spec.path}?${query({ ...firstValues(spec), [name]: value })}`);
+    const otherHosts = Array.from({ length: 300 }, (_, i) => `http://host-${i}.example${spec.path}?${query(firstValues(spec))}`);
+    const resourceOf = async (url: string) => {
+      const { headers } = await request(url);
+      return validatePaymentRequired(decodePaymentRequiredHeader(headers.get('payment-required') ?? '')).resource.url;
+    };
+    for (const url of [...ownUrls, ...ownUrls, ...otherHosts, ...ownUrls]) expect(await resourceOf(url)).toBe(url);
+  });
+
   it.each(SPEC_SERVICES)('$id refuses missing, unknown, repeated and out-of-enum parameters with 400 naming them, before any challenge', async (spec) => {
     const valid = firstValues(spec);
     const cases: [Record<string, string | number> | string, string][] = [
