@@ -43,7 +43,8 @@ describe('demo services: parameters and the x402 v2 challenge', () => {
     const otherHosts = Array.from({ length: 300 }, (_, i) => `http://host-${i}.example${spec.path}?${query(firstValues(spec))}`);
     const resourceOf = async (url: string) => {
       const { headers } = await request(url);
-      return validatePaymentRequired(decodePaymentRequiredHeader(headers.get('payment-required') ?? '')).resource.url;
+      const challenge = validatePaymentRequired(decodePaymentRequiredHeader(headers.get('payment-required') ?? ''));
+      return challenge.x402Version === 2 ? challenge.resource.url : `a version ${challenge.x402Version} challenge`;
     };
     for (const url of [...ownUrls, ...ownUrls, ...otherHosts, ...ownUrls]) expect(await resourceOf(url)).toBe(url);
   });
