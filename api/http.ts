@@ -45,7 +45,7 @@ export class JsonBytes implements StoredAnswer {
 }
 
 /**
- * A JSON answer with a status and headers of its own (a demo service's 402 challenge or paid result), serialized once
+ * A JSON answer with a status and headers of its own (a demo service's 402 or paid result, a purchase), serialized once
  * so that it can be sent again: the layer adds its headers and sends it without the web `Response` and `Headers` a
  * returned Response costs, which made a 402 cost about 3.8 detail lookups (BENCHMARKS.md, `pay` group).
  * @example return new JsonReply(402, { 'payment-required': header, 'cache-control': 'no-store' }, paymentRequired);
@@ -96,6 +96,9 @@ export interface HttpLayer {
   answerUnreadable(error: Error & { code?: string }, socket: Duplex): void;
 }
 
+/** The headers every answer of the layer carries (CORS, the rate-limit policy), made once. */
+type FixedHeaders = Readonly<Record<string, string>>;
+
 /** Node's own statuses for a request it cannot read (anything else is 400), with what the client can do. */
 const UNREADABLE: Readonly<Record<string, { status: number; message: string }>> = {
   HPE_HEADER_OVERFLOW: { status: 431, message: 'The request headers are over 16 KiB. Send fewer or shorter headers.' },
@@ -111,8 +114,7 @@ const UNREADABLE_OTHERWISE = { status: 400, message: 'The request could not be r
  */
 export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
   const { limit, windowSeconds } = options.rateLimit;
-  const fixed = { ...CORS_HEADERS, 'ratelimit-limit': String(limit), 'ratelimit-policy': `${limit};w=${windowSeconds}` };
-  const fixedHeaders = Object.entries(fixed);
+  const fixed: FixedHeaders = { ...CORS_HEADERS, 'ratelimit-limit': String(limit), 'ratelimit-policy': `${limit};w=${windowSeconds}` };
   // One token a request: one the router is handed after the detail lane (replyStored) is not taken again.
   const spent = new WeakMap<object, Taken>();
   const take = (request: object, forwardedFor: string | null | undefined, socketAddress: string | undefined): Taken =>
@@ -130,7 +132,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
   const errorResponse = (error: unknown, remaining: number): Response => {
     const rendering = toErrorBody(error);
     return fastResponse(JSON.stringify(rendering.body), rendering.status, {
-      ...toHeaders(fixedHeaders, remaining),
+      ...toHeaders(fixed, remaining),
       'content-type': 'application/json',
       'cache-control': 'no-store',
       ...rendering.headers,
@@ -152,7 +154,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
         throw apiError(400, 'not_found', 'The path has a malformed percent-escape, so it names nothing here. See /openapi.json.');
       }
       const result = await next();
-      return toResponse(event.req, result, fixedHeaders, remaining);
+      return toResponse(event.req, result, fixed, remaining);
     } catch (error) {
       return errorResponse(error, remaining);
     }
@@ -166,7 +168,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
         try {
           const answer = read();
           if (answer) {
-            const headers = toJsonHeaders(fixedHeaders, taken.remaining, true);
+            const headers = toJsonHeaders(fixed, taken.remaining, true);
             return toReadReply(lookup.method, lookup.ifNoneMatch, answer.body, `W/"${answer.digest}"`, headers);
           }
         } catch {
@@ -191,10 +193,8 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
 
 type Taken = ReturnType<RateLimiter['take']>;
 
-function toHeaders(fixedHeaders: Array<[string, string]>, remaining: number): Record<string, string> {
-  const headers: Record<string, string> = { 'ratelimit-remaining': String(remaining) };
-  for (const [name, value] of fixedHeaders) headers[name] = value;
-  return headers;
+function toHeaders(fixed: FixedHeaders, remaining: number): Record<string, string> {
+  return { 'ratelimit-remaining': String(remaining), ...fixed };
 }
 
 /** Everything under /api/ and the OpenAPI document (as the router matches it, with a trailing slash): JSON, never a page. */
@@ -234,19 +234,19 @@ function hasMalformedEscape(pathname: string): boolean {
  * What a handler returned, as JSON with the layer's headers (a `Response` or `JsonReply` keeps its own and gains the
  * missing ones).
  */
-function toResponse(request: ServerRequest, result: unknown, fixedHeaders: Array<[string, string]>, remaining: number): Response {
+function toResponse(request: ServerRequest, result: unknown, fixed: FixedHeaders, remaining: number): Response {
   if (result instanceof Response) {
-    for (const [name, value] of Object.entries(toHeaders(fixedHeaders, remaining))) {
+    for (const [name, value] of Object.entries(toHeaders(fixed, remaining))) {
       if (!result.headers.has(name)) result.headers.set(name, value);
     }
     return result;
   }
   if (result instanceof JsonReply) {
-    const headers = { ...toHeaders(fixedHeaders, remaining), 'content-type': 'application/json', ...result.headers };
+    const headers = { ...toHeaders(fixed, remaining), 'content-type': 'application/json', ...result.headers };
     return fastResponse(result.json, result.status, headers);
   }
   const read = request.method === 'GET' || request.method === 'HEAD';
-  const headers = toJsonHeaders(fixedHeaders, remaining, read);
+  const headers = toJsonHeaders(fixed, remaining, read);
   if (!read) return fastResponse(result instanceof JsonBytes ? result.body : JSON.stringify(result), 200, headers);
   if (result instanceof JsonBytes) return storedResponse(request, result, headers);
   const body = JSON.stringify(result);
@@ -254,8 +254,8 @@ function toResponse(request: ServerRequest, result: unknown, fixedHeaders: Array
 }
 
 /** The headers of a JSON answer: cacheable for a read, `no-store` for a write. */
-function toJsonHeaders(fixedHeaders: Array<[string, string]>, remaining: number, read: boolean): Record<string, string> {
-  const headers = toHeaders(fixedHeaders, remaining);
+function toJsonHeaders(fixed: FixedHeaders, remaining: number, read: boolean): Record<string, string> {
+  const headers = toHeaders(fixed, remaining);
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['cache-control'] = read ? READ_CACHE : 'no-store';
   return headers;

@@ -7,6 +7,7 @@ import { beginSettlement, finishPurchase, getPurchase, insertPurchase, type Sett
 import type { AppDeps } from '../app.ts';
 import { readJsonObject } from '../body.ts';
 import { apiError } from '../errors.ts';
+import { JsonReply } from '../http.ts';
 import type { DemoService } from '../demo/define.ts';
 import { readDemoParams, toQueryString } from '../demo/params.ts';
 import { findDemoService } from '../demo/registry.ts';
@@ -58,10 +59,10 @@ export async function createPurchaseRoute({ db, config, now }: AppDeps, event: H
 }
 
 /** GET /api/v1/purchases/{id}: status, and once completed the transaction and the service's answer. Never cached. */
-export function getPurchaseRoute({ db, config, now }: AppDeps, event: H3Event): Response {
+export function getPurchaseRoute({ db, config, now }: AppDeps, event: H3Event): JsonReply {
   const purchase = getPurchase(db, getRouterParam(event, 'id', { decode: true }) ?? '', now());
   if (!purchase) throw notFound();
-  return Response.json(toPurchaseView(purchase, toStagingUrl(config, event)), { headers: { 'cache-control': 'no-store' } });
+  return new JsonReply(200, { 'cache-control': 'no-store' }, toPurchaseView(purchase, toStagingUrl(config, event)));
 }
 
 /**
