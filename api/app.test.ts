@@ -8,7 +8,7 @@ import { upsertServices } from '../data/services.ts';
 import { recordProbe } from '../data/probes.ts';
 import { makeService } from '../data/testing.ts';
 import type { ServiceInput } from '../data/types.ts';
-import { BatchResult, ErrorResponse, ServiceDetail, ServiceList, Stats } from './schemas.ts';
+import { BatchResult, ErrorResponse, ServiceDetail, ServiceList, Stats } from '../domain/schemas.ts';
 import { createTestApp, postJson, TEST_NOW } from './testing.ts';
 
 /** 60 services: a spread of rails, chains and assets; every third one live, every fifth one not live. */
@@ -39,7 +39,7 @@ describe('GET /api/v1/services', () => {
     expect(status).toBe(200);
     const list = ServiceList.parse(json);
     expect(list.counts).toEqual({ total: 60, live: 20, dual_rail: 15 });
-    expect(list.page).toEqual({ limit: 100, offset: 0, next_offset: null });
+    expect(list.page).toEqual({ limit: 100, offset: 0, next_offset: null, sort: 'live' });
     const liveness = list.services.map((s) => s.live === true);
     expect(liveness.slice(0, 20).every(Boolean)).toBe(true);
     expect(liveness.slice(20).some(Boolean)).toBe(false);

@@ -1,18 +1,19 @@
-import { H3, toRequest, type H3Event } from 'h3';
+import { getQuery, getRouterParams, H3, toRequest, type H3Event } from 'h3';
 import { serve, type Server, type ServerOptions, type ServerRequest } from 'srvx';
-import { createDetailCache, type DetailCache } from '../data/detail-cache.ts';
+import { createDetailCache } from '../data/detail-cache.ts';
 import type { DB } from '../data/db.ts';
+import { readJsonObject } from './body.ts';
 import type { Config } from './config.ts';
+import { demoServiceRoutes } from './demo/routes.ts';
 import { apiError } from './errors.ts';
 import { withDetailLane, type NodeHandler } from './fast-detail.ts';
 import { createHttpLayer, isApiPath, type HttpLayer } from './http.ts';
+import { mcpRoutes } from './mcp/http.ts';
 import { createOpenApiDocument } from './openapi.ts';
+import { readPart, type Operation, type OperationContext } from './operation.ts';
+import { OPERATIONS } from './operations/index.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { createSiteHandler, type StaticSiteOptions } from './static.ts';
-import { purchaseRoutes } from './purchase/routes.ts';
-import { getBatchRoute, postBatchRoute } from './routes/batch.ts';
-import { getServiceRoute, listServicesRoute, statsRoute } from './routes/services.ts';
-import { getSubmissionRoute, submitRoute } from './routes/submit.ts';
 
 /** What every route needs, passed in so tests can give their own. */
 export interface AppDeps {
@@ -25,7 +26,7 @@ export interface AppDeps {
   site?: StaticSiteOptions;
 }
 
-type Method = 'GET' | 'POST';
+type Method = 'GET' | 'POST' | 'DELETE';
 export interface Route {
   method: Method;
   path: string;
@@ -46,19 +47,37 @@ export interface App {
   answerUnreadable: HttpLayer['answerUnreadable'];
 }
 
-function toRoutes(deps: AppDeps, details: DetailCache): Route[] {
+function toRoutes(deps: AppDeps, runtime: Runtime): Route[] {
   const openapi = createOpenApiDocument(deps.config.baseUrl);
   return [
-    { method: 'GET', path: '/api/v1/services', handler: listServicesRoute(deps) },
-    { method: 'POST', path: '/api/v1/services/batch', handler: postBatchRoute(deps) },
-    { method: 'GET', path: '/api/v1/services/batch', handler: getBatchRoute(deps) },
-    { method: 'GET', path: '/api/v1/services/:id', handler: getServiceRoute(details) },
-    { method: 'GET', path: '/api/v1/stats', handler: statsRoute(deps) },
-    { method: 'POST', path: '/api/v1/submit', handler: submitRoute(deps) },
-    { method: 'GET', path: '/api/v1/submissions/:id', handler: getSubmissionRoute(deps) },
+    ...OPERATIONS.map((operation) => toRoute(operation, runtime)),
     { method: 'GET', path: '/openapi.json', handler: () => openapi },
-    ...purchaseRoutes(deps),
+    ...mcpRoutes(runtime),
+    ...demoServiceRoutes(deps),
   ];
+}
+
+/** What every operation runs with, but the origin and the app, which come with each request. */
+export type Runtime = Omit<OperationContext, 'origin' | 'app'>;
+
+/**
+ * An operation as an h3 route: each part of the request read by its schema (the body first read as a JSON object of
+ * at most 64 KiB), then its handler; what it throws is answered in the Error shape by the HTTP layer.
+ */
+function toRoute(operation: Operation, runtime: Runtime): Route {
+  return {
+    method: operation.method,
+    path: operation.path.replace(/\{(\w+)\}/g, ':$1'),
+    handler: async (event: H3Event) => {
+      const input = {
+        path: readPart(operation, 'path', getRouterParams(event, { decode: true })),
+        query: readPart(operation, 'query', getQuery(event)),
+        headers: readPart(operation, 'headers', Object.fromEntries(event.req.headers)),
+        body: operation.input.body ? readPart(operation, 'body', await readJsonObject(event)) : undefined,
+      };
+      return operation.handle(input as never, { ...runtime, origin: event.url.origin, app: event.app });
+    },
+  };
 }
 
 /**
@@ -71,7 +90,7 @@ export function createApp(deps: AppDeps): App {
   // A malformed percent-escape reaches the HTTP layer, which answers it in the Error shape with its usual headers.
   const h3 = new H3({ allowMalformedURL: true });
   const details = createDetailCache(deps.db);
-  const routes = toRoutes(deps, details);
+  const routes = toRoutes(deps, { deps, details });
   const layer = createHttpLayer({
     limiter: createRateLimiter(deps.config.rateLimit),
     rateLimit: deps.config.rateLimit,

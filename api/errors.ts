@@ -1,5 +1,5 @@
 import { HTTPError } from 'h3';
-import type { ErrorCode } from './schemas.ts';
+import type { ErrorCode } from '../domain/schemas.ts';
 
 interface ApiErrorData {
   code: ErrorCode;

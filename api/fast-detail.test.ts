@@ -9,7 +9,7 @@ import { serveApp } from './app.ts';
 import { toPlainDetailId, withDetailLane } from './fast-detail.ts';
 import { createHttpLayer } from './http.ts';
 import { createRateLimiter } from './ratelimit.ts';
-import { ErrorResponse, ServiceDetail } from './schemas.ts';
+import { ErrorResponse, ServiceDetail } from '../domain/schemas.ts';
 import { createTestApp, TEST_NOW } from './testing.ts';
 
 const closers: Array<() => Promise<unknown>> = [];

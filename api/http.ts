@@ -197,10 +197,15 @@ function toHeaders(fixed: FixedHeaders, remaining: number): Record<string, strin
   return { 'ratelimit-remaining': String(remaining), ...fixed };
 }
 
-/** Everything under /api/ and the OpenAPI document (as the router matches it, with a trailing slash): JSON, never a page. */
+/**
+ * Everything under /api/, the OpenAPI document and the MCP endpoint (as the router matches them, with a trailing
+ * slash): JSON, never a page, and rate-limited.
+ */
 export function isApiPath(pathname: string): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/') || pathname === '/openapi.json' || pathname === '/openapi.json/';
+  return pathname === '/api' || pathname.startsWith('/api/') || JSON_PATHS.has(pathname);
 }
+
+const JSON_PATHS = new Set(['/openapi.json', '/openapi.json/', '/mcp', '/mcp/']);
 
 /**
  * The client a token bucket belongs to: the socket's address, or behind a trusted proxy (which passes its

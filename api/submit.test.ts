@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllowList } from '../crawler/targets.ts';
-import { ErrorResponse, Submission, SubmitResult } from './schemas.ts';
+import { ErrorResponse, Submission, SubmitResult } from '../domain/schemas.ts';
 import { createTestApp, postJson } from './testing.ts';
 
 const submit = (body: unknown, headers: Record<string, string> = {}) => postJson(body, headers);

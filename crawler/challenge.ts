@@ -13,7 +13,8 @@ import { isPaymentRequiredV1, isPaymentRequiredV2 } from '@x402/core/schemas';
 import { Challenge } from 'mppx';
 import { z } from 'zod';
 import type { Price } from '../data/types.ts';
-import { UNKNOWN_PRICE, getAssetDecimals, isUsdAsset, toAssetSymbol, toCaip2, toChainName, toPrice } from './normalize.ts';
+import { toCaip2, toChainName } from '../domain/chains.ts';
+import { UNKNOWN_PRICE, getAssetDecimals, isUsdAsset, toAssetSymbol, toPrice } from './normalize.ts';
 import { isRecord, readText } from './sources/read.ts';
 
 /** Where a valid challenge was found. */

@@ -18,7 +18,8 @@
  * - facilitator: the first one found in that order. Output is sorted by id.
  */
 import type { EndpointInput, Price, ServiceInput, SourceRef } from '../data/types.ts';
-import { SOURCE_KINDS, type DiscoveredEndpoint, type SourceKind } from './discovered.ts';
+import { SOURCE_KINDS, type SourceKind } from '../domain/schemas.ts';
+import type { DiscoveredEndpoint } from './discovered.ts';
 import { UNKNOWN_PRICE, toServiceId, toSortedUnique } from './normalize.ts';
 
 type Listed = EndpointInput & { facilitator: string | null };

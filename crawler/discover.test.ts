@@ -80,7 +80,7 @@ describe('discover', () => {
     expect(byUrl['/wrong-shape']).toMatchObject({ endpoints: 0, skipped: 1, error: null });
     expect(byUrl['/slow']?.error).toBe('timed out after 0.5 s');
     expect(summary.services).toEqual({ found: 10, new: 10, updated: 0 });
-    const ids = listServices(db, {}, { limit: 100, offset: 0 }).services.map((s) => s.id);
+    const ids = listServices(db, { filters: {}, page: { limit: 100, offset: 0 }, sort: 'live' }).services.map((s) => s.id);
     expect(ids).toContain('api-apex-db-org');
     expect(ids).toContain('blocksearch-dev');
     expect(ids).toContain('mpp-orthogonal-com');
@@ -95,7 +95,7 @@ describe('discover', () => {
   it('is idempotent: a second crawl of the same data changes nothing', async () => {
     const db = openTestDatabase();
     await discover(db, { directories: directories().slice(0, 2), now: NOW });
-    const ids = listServices(db, {}, { limit: 100, offset: 0 }).services.map((s) => s.id);
+    const ids = listServices(db, { filters: {}, page: { limit: 100, offset: 0 }, sort: 'live' }).services.map((s) => s.id);
     const before = ids.map((id) => getServiceInput(db, id));
     const again = await discover(db, { directories: directories().slice(0, 2), now: () => new Date('2026-11-02T00:00:00.000Z') });
     expect(again.services).toEqual({ found: 10, new: 0, updated: 10 });
@@ -124,7 +124,7 @@ describe('discover', () => {
     const fresh = openTestDatabase();
     const crawled = openTestDatabase();
     await discover(crawled, { directories: bazaar, now: NOW });
-    const ids = listServices(crawled, {}, { limit: 100, offset: 0 }).services.map((s) => s.id);
+    const ids = listServices(crawled, { filters: {}, page: { limit: 100, offset: 0 }, sort: 'live' }).services.map((s) => s.id);
     const before = ids.map((id) => getServiceInput(crawled, id));
     bazaarFailsAfterFirstPage = true;
     try {
@@ -135,7 +135,7 @@ describe('discover', () => {
     } finally {
       bazaarFailsAfterFirstPage = false;
     }
-    const firstPage = listServices(fresh, {}, { limit: 100, offset: 0 }).services.map((s) => s.id);
+    const firstPage = listServices(fresh, { filters: {}, page: { limit: 100, offset: 0 }, sort: 'live' }).services.map((s) => s.id);
     expect(firstPage.length).toBeGreaterThan(0);
     expect(ids).toEqual(expect.arrayContaining(firstPage));
     expect(ids.map((id) => getServiceInput(crawled, id))).toEqual(before);

@@ -3,10 +3,9 @@
  * Every source module exports a `parse` of type `ParseDirectory`, so a crawl can treat sources as a list.
  */
 import type { Price, Rail } from '../data/types.ts';
+import type { SourceKind } from '../domain/schemas.ts';
 
-/** The directories the crawler reads, highest naming priority first (see `dedupe.ts`). */
-export const SOURCE_KINDS = ['catalog', 'mpp.dev', 'bazaar', 'wellknown', 'submission', 'open402', 'acp'] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
+export type { SourceKind };
 
 export interface DiscoveredEndpoint {
   source: SourceKind;

@@ -1,3 +1,4 @@
+import { toCaip2, toChainName } from '../domain/chains.ts';
 import { describe, expect, it } from 'vitest';
 import {
   FREE_PRICE,
@@ -5,8 +6,6 @@ import {
   getAssetDecimals,
   isUsdAsset,
   toAssetSymbol,
-  toCaip2,
-  toChainName,
   toPrice,
   toServiceId,
   toSortedUnique,

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitService, getSubmission } from '../data/submissions.ts';
 import { getLastCrawlRun } from '../data/crawl.ts';
 import { openDatabase } from '../data/db.ts';
-import { listProbes } from '../data/probes.ts';
+import { listProbes } from '../data/probe-read.ts';
 import { listServices } from '../data/service-list.ts';
-import { getService, getStats, upsertServices } from '../data/services.ts';
+import { upsertServices } from '../data/services.ts';
+import { getService, getStats } from '../data/service-read.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { BEHAVIOURS } from '../scripts/fleet/behaviours.ts';
 import { startFleet, type Fleet } from '../scripts/fleet.ts';
@@ -74,7 +75,7 @@ describe('a full crawl of the local fleet', () => {
     await crawlOf(db, '2026-11-01T00:00:00.000Z');
     const dual = fleet.endpoints.find((e) => e.behaviour === 'dual-rail')!;
     expect(getService(db, toServiceId(dual.url))).toMatchObject({ rails: ['mpp', 'x402'], live: true });
-    expect(listServices(db, { live: true, rail: 'mpp' }, { limit: 500, offset: 0 }).services.length).toBeGreaterThan(0);
+    expect(listServices(db, { filters: { live: true, rail: 'mpp' }, page: { limit: 500, offset: 0 }, sort: 'live' }).services.length).toBeGreaterThan(0);
   });
 
   it('lists a submission whose challenge answers, and rejects one that fails three crawls over 24 hours', async () => {

@@ -1,6 +1,6 @@
 import { finishCrawlRun, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from '../data/crawl.ts';
 import type { DB } from '../data/db.ts';
-import { PROBE_HISTORY } from '../data/probes.ts';
+import { PROBE_HISTORY } from '../data/probe-read.ts';
 import type { DirectoryConfig } from './directories.ts';
 import type { DiscoveredEndpoint } from './discovered.ts';
 import { discover, type DiscoverySummary } from './discover.ts';

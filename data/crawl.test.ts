@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finishCrawlRun, getLastCrawlRun, listProbeTargets, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from './crawl.ts';
-import { listProbes, recordProbe } from './probes.ts';
+import { recordProbe } from './probes.ts';
+import { listProbes } from './probe-read.ts';
 import { upsertServices } from './services.ts';
 import { getSubmission, listQueuedSubmissions, markSubmissionListed, recordSubmissionFailure, submitService } from './submissions.ts';
 import { makeService, openTestDatabase } from './testing.ts';

@@ -27,6 +27,7 @@ export function migrate(db: DB): void {
     if (index < version) continue;
     db.transaction(() => {
       db.exec(migration.up);
+      migration.backfill?.(db);
       db.pragma(`user_version = ${index + 1}`);
     })();
   }

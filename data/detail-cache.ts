@@ -1,5 +1,5 @@
 import { compressSync, uncompressSync } from 'lz4-napi';
-import type { ServiceDetail } from '../api/schemas.ts';
+import type { ServiceDetail } from '../domain/schemas.ts';
 import type { DB } from './db.ts';
 import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, readServiceDetail } from './service-detail.ts';
 
@@ -36,12 +36,18 @@ const DICTIONARY = Buffer.from(JSON.stringify({
   rails: ['x402', 'mpp'], chains: ['base', 'solana', 'tempo'], assets: ['USDC'],
   price: { display: '$0.01 / call', usd: 0.01 }, endpoint: 'https://api.example.com/v1/', facilitator: 'https://',
   live: true, last_seen_live: '2026-01-01T00:00:00.000Z', first_indexed: '2026-01-01T00:00:00.000Z',
-  sources: ['bazaar', 'mpp', 'open402', 'submission'], source_urls: [{ source: 'bazaar', url: 'https://' }],
+  sources: ['bazaar', 'mpp', 'open402', 'submission'], uptime_30d: 0.95, checks_30d: 120, median_latency_ms_30d: 100,
+  flags: [], owner_verified: false, source_urls: [{ source: 'bazaar', url: 'https://' }],
   probes: [
     { probed_at: '2026-01-01T00:00:00.000Z', ok: true, status_code: 402, method: 'GET', latency_ms: 100, reason: null, detected_rails: ['x402'] },
     { probed_at: '2026-01-01T00:00:00.000Z', ok: false, status_code: 500, method: 'POST', latency_ms: 100, reason: 'server error (HTTP 500)', detected_rails: [] },
     { probed_at: '2026-01-01T00:00:00.000Z', ok: false, status_code: null, method: 'POST', latency_ms: null, reason: 'timed out after 10 s', detected_rails: [] },
   ],
+  uptime: {
+    '24h': { checks: 4, detected: 4, ratio: 1 },
+    '7d': { checks: 28, detected: 27, ratio: 0.9642857142857143 },
+    '30d': { checks: 120, detected: 114, ratio: 0.95 },
+  },
 } satisfies ServiceDetail));
 
 /** A detail answer as UTF-8 JSON bytes, with its digest (data/digest.ts). */

@@ -10,3 +10,21 @@ export function median(values: readonly number[]): number | null {
   const value = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   return Math.round(value);
 }
+
+/**
+ * The median of values that each count `weight` times, rounded to a whole number: the value at which half the
+ * total weight is reached, or the mean of the two values either side when half falls exactly between them (so with
+ * every weight 1 it is `median`); null when the weights add up to nothing.
+ * @example weightedMedian([[100, 1], [300, 3]]) // 300
+ */
+export function weightedMedian(entries: ReadonlyArray<readonly [value: number, weight: number]>): number | null {
+  const sorted = entries.filter(([, weight]) => weight > 0).sort((a, b) => a[0] - b[0]);
+  const half = sorted.reduce((sum, [, weight]) => sum + weight, 0) / 2;
+  let reached = 0;
+  for (const [index, [value, weight]] of sorted.entries()) {
+    reached += weight;
+    if (reached > half) return Math.round(value);
+    if (reached === half) return Math.round((value + sorted[index + 1]![0]) / 2);
+  }
+  return null;
+}

@@ -1,7 +1,7 @@
-import type { Service } from '../api/schemas.ts';
+import type { Service } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { listServices } from './service-list.ts';
-import { getServicesByIds, getStats } from './services.ts';
+import { getServicesByIds, getStats } from './service-read.ts';
 import type { Price, Rail } from './types.ts';
 
 /**
@@ -145,7 +145,7 @@ export function listServiceIds(db: DB): string[] {
 export function listAllServices(db: DB): Service[] {
   const total = getStats(db).total;
   if (total === 0) return [];
-  return listServices(db, {}, { limit: total, offset: 0 }).services;
+  return listServices(db, { filters: {}, page: { limit: total, offset: 0 }, sort: 'live' }).services;
 }
 
 /** Services in the list shape for these ids, in the order given (missing ids left out). */

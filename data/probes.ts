@@ -1,21 +1,8 @@
 import { preparedOnce, type DB } from './db.ts';
 import { storeServiceDetail } from './service-detail.ts';
 import { applyServiceTerms } from './services.ts';
-import type { ProbeInput, Rail } from './types.ts';
+import type { ProbeInput } from './types.ts';
 
-/** A probe as the detail route shows it, newest first. */
-export interface ProbeRecord {
-  probed_at: string;
-  ok: boolean;
-  status_code: number | null;
-  method: string | null;
-  latency_ms: number | null;
-  reason: string | null;
-  detected_rails: Rail[];
-}
-
-/** How many probes the detail route and the listing page show. */
-export const PROBE_HISTORY = 20;
 
 const statements = preparedOnce({
   insert: `INSERT INTO probes (service_id, probed_at, ok, status_code, method, latency_ms, reason, detected_rails)
@@ -24,8 +11,6 @@ const statements = preparedOnce({
       last_seen_live = CASE WHEN @live = 1 THEN @at ELSE last_seen_live END
     WHERE id = @id AND (last_probe_at IS NULL OR last_probe_at <= @at)`,
   updateFacets: `UPDATE service_facets SET live_rank = ? WHERE service_id = ? AND live_rank <> ?`,
-  recent: `SELECT probed_at, ok, status_code, method, latency_ms, reason, detected_rails FROM probes
-    WHERE service_id = ? ORDER BY probed_at DESC, id DESC LIMIT ?`,
 });
 
 /**
@@ -38,8 +23,9 @@ export function recordProbe(db: DB, probe: ProbeInput): void {
 }
 
 /**
- * Records probes in one transaction (each one as `recordProbe` does), then re-renders the detail answer of each
- * service once.
+ * Records probes in one transaction (each one as `recordProbe` does), then re-renders the detail answer and the
+ * 30-day figures (`uptime_30d`, `checks_30d`, `median_latency_ms_30d`) of each service once, as of the newest of its
+ * probes recorded here (data/uptime.ts): two indexed reads a service.
  * @example recordProbes(db, probesOfOneService);
  */
 export function recordProbes(db: DB, probes: readonly ProbeInput[]): void {
@@ -53,14 +39,11 @@ export function recordProbes(db: DB, probes: readonly ProbeInput[]): void {
       if (changed.changes > 0) s.updateFacets.run(rank, probe.service_id, rank);
       if (probe.ok && probe.terms) applyServiceTerms(db, probe.service_id, probe.terms);
     }
-    for (const id of new Set(probes.map((probe) => probe.service_id))) storeServiceDetail(db, id);
+    const newest = new Map<string, string>();
+    for (const probe of probes) {
+      const held = newest.get(probe.service_id);
+      if (held === undefined || probe.probed_at > held) newest.set(probe.service_id, probe.probed_at);
+    }
+    for (const [id, at] of newest) storeServiceDetail(db, id, at);
   })();
-}
-
-/** The last probes of a service, newest first. */
-export function listProbes(db: DB, serviceId: string, limit = PROBE_HISTORY): ProbeRecord[] {
-  const rows = statements(db).recent.all(serviceId, limit) as Array<
-    Omit<ProbeRecord, 'ok' | 'detected_rails'> & { ok: number; detected_rails: string }
-  >;
-  return rows.map((row) => ({ ...row, ok: row.ok === 1, detected_rails: JSON.parse(row.detected_rails) }));
 }

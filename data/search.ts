@@ -9,6 +9,12 @@ export interface Search {
   /** Tests one service, for a walk in list order that stops at a full page. */
   rowSql: string;
   params: unknown[];
+  /**
+   * With words the trigram index holds: a subquery of the matches' `rowid` and their FTS5 bm25 `score` (lower is a
+   * better match), for `sort=relevance`; the same params. A query of short words only has none: every match is
+   * found by LIKE or GLOB, with nothing to rank it by.
+   */
+  rankedSql?: string;
 }
 
 /**
@@ -26,8 +32,10 @@ export function toSearch(q: string): Search | null {
   if (indexed.length > 0) {
     // The trigram match narrows first, so testing the short words on its matches is cheap either way.
     const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${['services_fts MATCH ?', ...tests].join(' AND ')})`;
-    return { sql, rowSql: sql, params: [match, ...testParams] };
+    const where = ['services_fts MATCH ?', ...tests].join(' AND ');
+    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${where})`;
+    const rankedSql = `(SELECT rowid, bm25(services_fts) AS score FROM services_fts WHERE ${where})`;
+    return { sql, rowSql: sql, params: [match, ...testParams], rankedSql };
   }
   return {
     sql: `s.rowid IN (SELECT rowid FROM services_fts WHERE ${tests.join(' AND ')})`,

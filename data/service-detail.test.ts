@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceDetail } from '../api/schemas.ts';
-import { listProbes, recordProbe, recordProbes } from './probes.ts';
+import { ServiceDetail } from '../domain/schemas.ts';
+import { recordProbe, recordProbes } from './probes.ts';
+import { listProbes } from './probe-read.ts';
 import { digest } from './digest.ts';
 import { getLatestDetailRevision, listDetailsChangedSince, readServiceDetail } from './service-detail.ts';
-import { getService, listSourceUrls, upsertServices } from './services.ts';
+import { upsertServices } from './services.ts';
+import { getService, listSourceUrls } from './service-read.ts';
 import { makeService, openTestDatabase } from './testing.ts';
+import { getUptime } from './uptime.ts';
 import type { DB } from './db.ts';
 
 const NOW = '2026-11-01T00:00:00.000Z';
@@ -13,9 +16,9 @@ function probe(ok: boolean, at: string) {
   return { service_id: 'a-test', probed_at: at, ok, status_code: ok ? 402 : 404, method: 'GET', latency_ms: 40, reason: ok ? null : '404 Not Found', detected_rails: ok ? (['x402'] as const).slice() : [] };
 }
 
-/** The detail assembled from its parts, to hold the stored answer against. */
-function assembled(db: DB, id: string): ServiceDetail {
-  return { ...getService(db, id)!, source_urls: listSourceUrls(db, id), probes: listProbes(db, id) };
+/** The detail assembled from its parts as of `now`, to hold the stored answer against. */
+function assembled(db: DB, id: string, now: string): ServiceDetail {
+  return { ...getService(db, id)!, source_urls: listSourceUrls(db, id), probes: listProbes(db, id), uptime: getUptime(db, id, new Date(now)) };
 }
 
 function stored(db: DB, id: string): ServiceDetail {
@@ -28,8 +31,8 @@ describe('stored service details', () => {
   it('follow every write: a new service, its probes, a probe batch, a probe with terms and a rewrite', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' })], NOW);
-    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test'));
-    expect(stored(db, 'a-test')).toMatchObject({ live: null, probes: [] });
+    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test', NOW));
+    expect(stored(db, 'a-test')).toMatchObject({ live: null, probes: [], uptime: { '24h': { checks: 0, detected: 0, ratio: null } } });
 
     recordProbe(db, probe(true, '2026-11-02T00:00:00.000Z'));
     expect(stored(db, 'a-test')).toMatchObject({ live: true, last_seen_live: '2026-11-02T00:00:00.000Z', probes: [{ ok: true }] });
@@ -38,14 +41,19 @@ describe('stored service details', () => {
     expect(stored(db, 'a-test').probes).toHaveLength(20);
     expect(stored(db, 'a-test').live).toBe(false);
     expect(stored(db, 'a-test').probes[0]).toMatchObject({ probed_at: '2026-11-03T00:24:00.000Z', reason: '404 Not Found' });
-    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test'));
+    // As of the newest probe recorded: 25 checks in the last 24 h, the one of 11-02 in the 7 and 30 days.
+    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test', '2026-11-03T00:24:00.000Z'));
+    expect(stored(db, 'a-test')).toMatchObject({
+      uptime: { '24h': { checks: 25, detected: 12 }, '30d': { checks: 26, detected: 13, ratio: 0.5 } },
+      uptime_30d: 0.5, checks_30d: 26, median_latency_ms_30d: 40,
+    });
 
     recordProbe(db, { ...probe(true, '2026-11-04T00:00:00.000Z'), terms: { rails: ['mpp'], chains: ['tempo'], assets: ['pathUSD'], price: { usd: 0.5, display: '$0.50' } } });
     expect(stored(db, 'a-test')).toMatchObject({ rails: ['mpp', 'x402'], chains: ['tempo'], price: { usd: 0.5 }, probes: [{ probed_at: '2026-11-04T00:00:00.000Z' }, ...Array(19).fill({})] });
 
     upsertServices(db, [makeService({ id: 'a-test', name: 'Renamed', sources: [{ source: 'mpp', url: null }] })], NOW);
     expect(stored(db, 'a-test')).toMatchObject({ name: 'Renamed', source_urls: [{ source: 'mpp', url: null }] });
-    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test'));
+    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test', NOW));
   });
 
   it('is assembled on the spot for a service stored before details were, and null for no service', () => {
@@ -53,7 +61,8 @@ describe('stored service details', () => {
     upsertServices(db, [makeService({ id: 'a-test' })], NOW);
     recordProbe(db, probe(true, '2026-11-02T00:00:00.000Z'));
     db.prepare('DELETE FROM service_details').run();
-    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test'));
+    // Assembled as of the read, with the uptime of that moment.
+    expect(stored(db, 'a-test')).toEqual(assembled(db, 'a-test', new Date().toISOString()));
     expect(readServiceDetail(db, 'no-such-test')).toBeNull();
   });
 

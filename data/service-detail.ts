@@ -1,13 +1,16 @@
-import type { ServiceDetail } from '../api/schemas.ts';
+import type { Service, ServiceDetail, Uptime } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { digest } from './digest.ts';
-import { listProbes } from './probes.ts';
-import { getService, listSourceUrls } from './services.ts';
+import { listProbes } from './probe-read.ts';
+import { getService, listSourceUrls } from './service-read.ts';
+import { getUptimeFigures } from './uptime.ts';
 
 /*
- * A service's detail answer (the service, where it is listed, its newest probes) is kept as JSON text beside it
- * and rewritten by every write that changes any of it (upsertService, recordProbes), so the
- * detail route reads one row instead of assembling some 25.
+ * A service's detail answer (the service, where it is listed, its newest probes, its uptime) is kept as JSON text
+ * beside it and rewritten by every write that changes any of it (upsertService, recordProbes), so the
+ * detail route reads one row instead of assembling some 25. The uptime in it, and the service's 30-day figures the
+ * list sorts by, are computed as of that write's time, in its transaction, by one function (data/uptime.ts).
+ * This module imports readers only: no module it imports imports it back.
  */
 
 const statements = preparedOnce({
@@ -17,6 +20,8 @@ const statements = preparedOnce({
     ON CONFLICT (service_id) DO UPDATE SET body = excluded.body, digest = excluded.digest, revision = excluded.revision`,
   latestRevision: `SELECT value FROM detail_revision`,
   changedSince: `SELECT service_id, revision FROM service_details WHERE revision > ? ORDER BY revision LIMIT ?`,
+  figures: `UPDATE services SET uptime_30d = @ratio, checks_30d = @checks, median_latency_ms_30d = @median
+    WHERE id = @id AND (uptime_30d IS NOT @ratio OR checks_30d IS NOT @checks OR median_latency_ms_30d IS NOT @median)`,
 });
 
 /** A detail answer as JSON text, with its digest (data/digest.ts). */
@@ -32,21 +37,28 @@ export interface StoredDetail {
 export function readServiceDetail(db: DB, id: string): StoredDetail | null {
   const stored = statements(db).read.get(id) as StoredDetail | undefined;
   if (stored) return stored;
-  // A service written before details were stored has none until its next write: assemble it then.
-  const body = renderServiceDetail(db, id);
+  // A service written before details were stored (or before migration 009) has none until its next write: assemble
+  // it now, its uptime as of now.
+  const service = getService(db, id);
+  const body = service && renderServiceDetail(db, service, getUptimeFigures(db, id, new Date()).uptime);
   return body === null ? null : { body, digest: digest(body) };
 }
 
 const writesInProcess = new WeakMap<DB, number>();
 
 /**
- * Re-renders and stores the detail answer of a service; writers call it after changing the service.
- * @example storeServiceDetail(db, 'api-example-com'); // in the transaction that changed the service
+ * Sets the service's 30-day figures and re-renders and stores its detail answer, both as of `now` (the write's time:
+ * the newest probe recorded, or the upsert's time); writers call it in the transaction that changed the service.
+ * @example storeServiceDetail(db, 'api-example-com', probe.probed_at);
  */
-export function storeServiceDetail(db: DB, id: string): void {
-  const body = renderServiceDetail(db, id);
-  if (body === null) return;
+export function storeServiceDetail(db: DB, id: string, now: string): void {
   const s = statements(db);
+  const { uptime, median_latency_ms_30d } = getUptimeFigures(db, id, new Date(now));
+  const month = uptime['30d'];
+  s.figures.run({ id, ratio: month.ratio, checks: month.checks, median: median_latency_ms_30d });
+  const service = getService(db, id);
+  if (!service) return;
+  const body = renderServiceDetail(db, service, uptime);
   s.write.run(id, body, digest(body), s.nextRevision.pluck().get());
   writesInProcess.set(db, countDetailWrites(db) + 1);
 }
@@ -74,9 +86,7 @@ export function listDetailsChangedSince(db: DB, revision: number, limit: number)
   return statements(db).changedSince.all(revision, limit) as Array<{ service_id: string; revision: number }>;
 }
 
-function renderServiceDetail(db: DB, id: string): string | null {
-  const service = getService(db, id);
-  if (!service) return null;
-  const detail: ServiceDetail = { ...service, source_urls: listSourceUrls(db, id), probes: listProbes(db, id) };
+function renderServiceDetail(db: DB, service: Service, uptime: Uptime): string {
+  const detail: ServiceDetail = { ...service, source_urls: listSourceUrls(db, service.id), probes: listProbes(db, service.id), uptime };
   return JSON.stringify(detail);
 }

@@ -1,53 +1,59 @@
 /**
- * The list operation: one page of services matching the filters, live first then by id, with counts over all
- * matches. Filters read the facet table (`rail:x402`, `chain:base`, `asset:usdc`), driven by the rarest facet asked
- * for; free text reads the trigram index (data/search.ts) and, when matches are few, keeps their order so that each
- * page is read by rowid, or, when they are common, walks the services in list order until the page is full. What every
- * page of one query shares (its counts, a search's order) is cached until a change through this connection, or for up
- * to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as they are, in that order.
+ * The list operation: one page of services matching the filters, in one of the list's orders (`live`: live first then
+ * by id; `price`, `uptime`, `latency`, `newest`; `relevance` with free text), with counts over all matches. Every
+ * order ends in the id, so it is total and offset paging never repeats or skips a service while nothing is written.
+ *
+ * Facet filters read the facet table (`rail:x402`, `chain:base`, `asset:usdc`, `category:data`, `source:bazaar`,
+ * `flag:wildcard_402`), driven by the rarest facet asked for; free text reads the trigram index (data/search.ts);
+ * `max_price_usd`, `facilitator` and `flags=none` test each service. A page is read one of three ways:
+ * - in `live` order driven by a facet, from the facet table's own order;
+ * - when the matches are few (or the order is `relevance`), their order is read once and kept, and each page is read
+ *   by rowid;
+ * - else by walking the order's own index (migration 009) and keeping the matches until the page is full.
+ * What every page of one query shares (its counts, a kept order) is cached until a change through this connection,
+ * or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as they are, in
+ * that order.
  */
-import type { Service } from '../api/schemas.ts';
+import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-query.ts';
+import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
+import { toFacets } from './facets.ts';
 import { toSearch } from './search.ts';
-import { SERVICE_COLUMNS, toFacets, toService, type ServiceRow } from './services.ts';
+import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
 
-/** The filters of the list operation, already normalized (lower-cased facet values, chain names). */
-export interface ServiceFilters {
-  rail?: string;
-  chain?: string;
-  asset?: string;
-  live?: boolean;
-  q?: string;
-}
-
-export interface ServicePage {
-  limit: number;
-  offset: number;
-}
 
 export interface ListServicesResult {
   counts: { total: number; live: number; dual_rail: number };
   services: Service[];
-  /** Whether services follow this page: read with the page (or a search's order), since counts may lag (COUNTS_MAX_LAG_MS). */
+  /** Whether services follow this page: read with the page (or a kept order), since counts may lag (COUNTS_MAX_LAG_MS). */
   more: boolean;
+  /** The order applied: `relevance` falls back to `live` without words the trigram index holds (nothing to rank by). */
+  sort: Sort;
 }
 
 type Counts = ListServicesResult['counts'];
 
+/** Each order but relevance: its ORDER BY over the services `s`, and the index that reads it without a sort. */
+const ORDERS: Record<Exclude<Sort, 'relevance'>, { by: string; index: string }> = {
+  live: { by: 's.live_rank, s.id', index: 'services_order' },
+  price: { by: 's.price_usd IS NULL, s.price_usd, s.id', index: 'services_price' },
+  uptime: { by: 's.uptime_30d IS NULL, s.uptime_30d DESC, s.id', index: 'services_uptime' },
+  latency: { by: 's.median_latency_ms_30d IS NULL, s.median_latency_ms_30d, s.id', index: 'services_latency' },
+  newest: { by: 's.first_indexed DESC, s.id', index: 'services_newest' },
+};
+
 interface ListQuery {
-  /** FROM ... WHERE ... for the page (joined to services). */
-  pageFrom: string;
-  /** FROM ... WHERE ... for the counts (the facet table alone when it can answer). */
-  countFrom: string;
+  sort: Sort;
+  /** The counts' SELECT (the facet table alone when it can answer). */
+  countSql: string;
+  countParams: unknown[];
   /**
-   * For free text: FROM ... WHERE ... walking the services in list order (the `services_order` index, read in
-   * sequence) and keeping the matches until the page is full, for words too common to keep their order.
+   * Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are
+   * few (keepsMatchOrder), or always (`relevance`, which only a full ranking can order).
    */
-  orderedFrom?: string;
-  params: unknown[];
-  rank: string;
-  key: string;
-  dual: string;
+  order?: { sql: string; params: unknown[]; always: boolean };
+  /** FROM ... WHERE ... and ORDER BY reading a page in order from an index (LIMIT and OFFSET added). */
+  page: { from: string; by: string; params: unknown[] };
 }
 
 const statements = preparedOnce({
@@ -62,8 +68,10 @@ interface ListCache {
   /** The changes the cache was last cleared at, and when. */
   changes: Changes;
   clearedAtMs: number;
-  matches: Map<string, Matches>;
-  /** How many rowids the orders in `matches` hold together. */
+  /** Counts by query (filters), and kept orders by query and order. */
+  counts: Map<string, Counts>;
+  orders: Map<string, number[]>;
+  /** How many rowids the kept orders hold together. */
   orderedRowids: number;
   facetSizes: Map<string, number>;
   services: number;
@@ -72,14 +80,14 @@ interface ListCache {
 /** What every page of one query shares. */
 interface Matches {
   counts: Counts;
-  /** For a search with few matches (keepsMatchOrder), their rowids in list order. */
+  /** For a query whose order is kept, the matches' rowids in that order. */
   order?: number[];
 }
 
 /** Per database: what every page of a query shares, and the sizes that plan queries, cleared as COUNTS_MAX_LAG_MS says. */
 const caches = new WeakMap<DB, ListCache>();
 const MAX_CACHED_QUERIES = 2_000;
-/** At most this many rowids are held in orders of matches (about 4 MB), whatever the searches asked. */
+/** At most this many rowids are held in kept orders (about 4 MB), whatever the queries asked. */
 const MAX_ORDERED_ROWIDS = 500_000;
 /**
  * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
@@ -89,41 +97,44 @@ const MAX_ORDERED_ROWIDS = 500_000;
 const COUNTS_MAX_LAG_MS = 2_000;
 
 /**
- * @example listServices(db, { rail: 'x402', live: true }, { limit: 100, offset: 0 });
+ * @example listServices(db, { filters: { rail: 'x402', live: true }, page: { limit: 100, offset: 0 }, sort: 'price' });
  */
-export function listServices(db: DB, filters: ServiceFilters, page: ServicePage): ListServicesResult {
+export function listServices(db: DB, query: ServiceQuery): ListServicesResult {
   const cache = getCache(db);
-  const query = toListQuery(filters, cache.facetSizes);
-  const { counts, order } = readMatches(db, cache, query);
-  const { rows, more } = order ? readInOrder(db, order, page) : readPage(db, query, page);
-  return { counts, services: rows.map(toService), more };
+  const plan = toListQuery(query.filters, query.sort, cache.facetSizes);
+  const { counts, order } = readMatches(db, cache, plan);
+  const { rows, more } = order ? readInOrder(db, order, query.page) : readPage(db, plan, query.page);
+  return { counts, services: rows.map(toService), more, sort: plan.sort };
 }
 
-/** A query's counts, and a search's order when it keeps one: cached, or read now and cached. */
-function readMatches(db: DB, cache: ListCache, query: ListQuery): Matches {
-  const countSql = `SELECT count(*) AS total, coalesce(sum(${query.rank} = 0), 0) AS live,
-    coalesce(sum(${query.dual}), 0) AS dual_rail ${query.countFrom}`;
-  const key = `${countSql}\u0000${JSON.stringify(query.params)}`;
-  const cached = cache.matches.get(key);
-  if (cached) return cached;
-  const counts = cachedStatement(db, countSql).get(...query.params) as Counts;
-  const order = query.orderedFrom !== undefined && keepsMatchOrder(counts.total, cache.services)
-    ? cachedStatement(db, `SELECT s.rowid ${query.pageFrom} ORDER BY ${query.rank}, ${query.key}`).pluck().all(...query.params) as number[]
-    : undefined;
-  if (cache.matches.size >= MAX_CACHED_QUERIES || cache.orderedRowids + (order?.length ?? 0) > MAX_ORDERED_ROWIDS) {
-    cache.matches.clear();
-    cache.orderedRowids = 0;
+/** A query's counts, and its order when it keeps one: cached, or read now and cached. */
+function readMatches(db: DB, cache: ListCache, plan: ListQuery): Matches {
+  const countKey = `${plan.countSql}\u0000${JSON.stringify(plan.countParams)}`;
+  let counts = cache.counts.get(countKey);
+  if (!counts) {
+    counts = cachedStatement(db, plan.countSql).get(...plan.countParams) as Counts;
+    if (cache.counts.size >= MAX_CACHED_QUERIES) cache.counts.clear();
+    cache.counts.set(countKey, counts);
   }
-  const matches = order ? { counts, order } : { counts };
-  cache.matches.set(key, matches);
-  cache.orderedRowids += order?.length ?? 0;
-  return matches;
+  if (!plan.order || !(plan.order.always || keepsMatchOrder(counts.total, cache.services))) return { counts };
+  const orderKey = `${plan.sort}\u0000${countKey}`;
+  let order = cache.orders.get(orderKey);
+  if (!order) {
+    order = cachedStatement(db, plan.order.sql).pluck().all(...plan.order.params) as number[];
+    if (cache.orders.size >= MAX_CACHED_QUERIES || cache.orderedRowids + order.length > MAX_ORDERED_ROWIDS) {
+      cache.orders.clear();
+      cache.orderedRowids = 0;
+    }
+    cache.orders.set(orderKey, order);
+    cache.orderedRowids += order.length;
+  }
+  return { counts, order };
 }
 
 /**
- * Whether a search keeps its matches' order, so each page is read by rowid: when they are at most a twentieth of the
+ * Whether a query keeps its matches' order, so each page is read by rowid: when they are at most a twentieth of the
  * services (5,000 of 100,000). Reading and sorting them all costs a random row read each, about what the walk in list
- * order costs for its first page; commoner words fill a page within a few times its length of the walk, so they walk.
+ * order costs for its first page; commoner matches fill a page within a few times its length of the walk, so they walk.
  * @example keepsMatchOrder(1_223, 100_000); // true
  */
 export function keepsMatchOrder(total: number, services: number): boolean {
@@ -148,14 +159,10 @@ function readInOrder(db: DB, order: number[], page: ServicePage): PageRows {
   return { rows: rowids.flatMap((rowid) => byRowid.get(rowid) ?? []), more };
 }
 
-/**
- * One page read by the query itself (for a search too common to keep its order, the walk in list order), with one
- * row more to tell whether more follow.
- */
-function readPage(db: DB, query: ListQuery, page: ServicePage): PageRows {
-  const from = query.orderedFrom ?? query.pageFrom;
-  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from} ORDER BY ${query.rank}, ${query.key} LIMIT ? OFFSET ?`)
-    .all(...query.params, page.limit + 1, page.offset) as ServiceRow[];
+/** One page read in order from an index, with one row more to tell whether more follow. */
+function readPage(db: DB, plan: ListQuery, page: ServicePage): PageRows {
+  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${plan.page.from} ORDER BY ${plan.page.by} LIMIT ? OFFSET ?`)
+    .all(...plan.page.params, page.limit + 1, page.offset) as ServiceRow[];
   return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
 }
 
@@ -173,52 +180,100 @@ function getCache(db: DB): ListCache {
     && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
   const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
   const fresh: ListCache = {
-    changes, clearedAtMs: nowMs, matches: new Map(), orderedRowids: 0,
+    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), orderedRowids: 0,
     facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services: s.services.pluck().get() as number,
   };
   caches.set(db, fresh);
   return fresh;
 }
 
-function toListQuery(filters: ServiceFilters, facetSizes: Map<string, number>): ListQuery {
-  const facets = toFacets({
+/** The facet keys the filters ask for (data/facets.ts). */
+function toFilterFacets(filters: ServiceFilters): string[] {
+  return toFacets({
     rails: filters.rail ? [filters.rail] : [],
     chains: filters.chain ? [filters.chain] : [],
     assets: filters.asset ? [filters.asset] : [],
-  }).sort((a, b) => (facetSizes.get(a) ?? 0) - (facetSizes.get(b) ?? 0));
+    category: filters.category ?? null,
+    sources: filters.source ? [filters.source] : [],
+    flags: filters.flag ? [filters.flag] : [],
+  });
+}
+
+interface Where {
+  sql: string[];
+  params: unknown[];
+}
+
+function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string, number>): ListQuery {
+  const facets = toFilterFacets(filters).sort((a, b) => (facetSizes.get(a) ?? 0) - (facetSizes.get(b) ?? 0));
   const search = filters.q ? toSearch(filters.q) : null;
-  // With free text the matches drive (or a walk in list order) and every facet is tested per service: a facet
-  // driving beside the matches made SQLite probe each of its rows once per match (18-111 s on 100,000 services).
+  // Relevance ranks by bm25 over the trigram match; short words alone match by LIKE, with nothing to rank.
+  const applied: Exclude<Sort, 'relevance'> | 'relevance' = sort === 'relevance' && search?.rankedSql === undefined ? 'live' : sort;
+  const rowTests: Where = { sql: [], params: [] };
+  if (filters.max_price_usd !== undefined) pushTo(rowTests, 's.price_usd <= ?', filters.max_price_usd);
+  if (filters.facilitator) pushTo(rowTests, 'instr(lower(s.facilitator), ?) > 0', filters.facilitator);
+  if (filters.no_flags) pushTo(rowTests, `s.flags = '[]'`);
+
+  /** The conditions, for services whose live rank and id are `rank` and `key`, testing `tested` facets. */
+  const conditions = (rank: string, key: string, tested: string[], searchSql: string | undefined): Where => {
+    const where: Where = { sql: [], params: [] };
+    if (filters.live !== undefined) pushTo(where, `${rank} = ?`, filters.live ? 0 : 1);
+    // The search comes before the other tests, so a walk passes over most services on the match alone.
+    if (search && searchSql !== undefined) pushTo(where, searchSql, ...search.params);
+    where.sql.push(...rowTests.sql);
+    where.params.push(...rowTests.params);
+    for (const facet of tested) {
+      pushTo(where, `EXISTS (SELECT 1 FROM service_facets f WHERE f.facet = ? AND f.live_rank = ${rank} AND f.service_id = ${key})`, facet);
+    }
+    return where;
+  };
+
+  // With free text the matches drive (or a walk in order) and every facet is tested per service: a facet driving
+  // beside the matches made SQLite probe each of its rows once per match (18-111 s on 100,000 services).
   const driving = search ? undefined : facets[0];
-  const byFacet = driving !== undefined;
-  const rank = byFacet ? 'f0.live_rank' : 's.live_rank';
-  const key = byFacet ? 'f0.service_id' : 's.id';
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, ...values: unknown[]) => {
-    where.push(sql);
-    params.push(...values);
-  };
-  if (byFacet) add('f0.facet = ?', driving);
-  if (filters.live !== undefined) add(`${rank} = ?`, filters.live ? 0 : 1);
-  // The search comes before the facet tests, so a walk passes over most services on the match alone.
-  const searchAt = where.length;
-  if (search) add(search.sql, ...search.params);
-  for (const facet of byFacet ? facets.slice(1) : facets) {
-    add(`EXISTS (SELECT 1 FROM service_facets f WHERE f.facet = ? AND f.live_rank = ${rank} AND f.service_id = ${key})`, facet);
+  let countSql: string;
+  let countParams: unknown[];
+  let matches: { from: string; params: unknown[] };
+  if (driving !== undefined) {
+    const where = conditions('f0.live_rank', 'f0.service_id', facets.slice(1), undefined);
+    const clause = toClause(['f0.facet = ?', ...where.sql]);
+    const params = [driving, ...where.params];
+    // CROSS JOIN keeps the facet's rows the outer loop whatever the order asked.
+    matches = { from: `FROM service_facets f0 CROSS JOIN services s ON s.id = f0.service_id${clause}`, params };
+    const countFrom = rowTests.sql.length > 0 ? matches.from : `FROM service_facets f0${clause}`;
+    countSql = toCountSql('f0.live_rank', 'f0.dual_rail', countFrom);
+    countParams = params;
+  } else {
+    const where = conditions('s.live_rank', 's.id', facets, search?.sql);
+    matches = { from: `FROM services s${toClause(where.sql)}`, params: where.params };
+    countSql = toCountSql('s.live_rank', 's.dual_rail', matches.from);
+    countParams = where.params;
   }
-  const walkClause = search ? toClause(where.map((sql, i) => (i === searchAt ? search.rowSql : sql))) : undefined;
-  const clause = toClause(where);
-  const joined = byFacet ? `FROM service_facets f0 JOIN services s ON s.id = f0.service_id${clause}` : `FROM services s${clause}`;
-  return {
-    pageFrom: joined,
-    ...(walkClause === undefined ? {} : { orderedFrom: `FROM services s INDEXED BY services_order${walkClause}` }),
-    countFrom: byFacet ? `FROM service_facets f0${clause}` : joined,
-    params,
-    rank,
-    key,
-    dual: byFacet ? 'f0.dual_rail' : 's.dual_rail',
-  };
+
+  if (applied === 'relevance') {
+    const where = conditions('s.live_rank', 's.id', facets, undefined);
+    const sql = `SELECT s.rowid FROM ${search!.rankedSql} m CROSS JOIN services s ON s.rowid = m.rowid${toClause(where.sql)}
+      ORDER BY m.score, s.id`;
+    const page = { from: matches.from, by: ORDERS.live.by, params: matches.params };
+    return { sort: applied, countSql, countParams, order: { sql, params: [...search!.params, ...where.params], always: true }, page };
+  }
+  const { by, index } = ORDERS[applied];
+  if (applied === 'live' && driving !== undefined) {
+    return { sort: applied, countSql, countParams, page: { from: matches.from, by: 'f0.live_rank, f0.service_id', params: matches.params } };
+  }
+  const walk = conditions('s.live_rank', 's.id', facets, search?.rowSql);
+  const page = { from: `FROM services s INDEXED BY ${index}${toClause(walk.sql)}`, by, params: walk.params };
+  const selective = search !== null || driving !== undefined || rowTests.sql.length > 0;
+  const order = selective ? { sql: `SELECT s.rowid ${matches.from} ORDER BY ${by}`, params: matches.params, always: false } : undefined;
+  return { sort: applied, countSql, countParams, ...(order ? { order } : {}), page };
+}
+
+const toCountSql = (rank: string, dual: string, from: string) =>
+  `SELECT count(*) AS total, coalesce(sum(${rank} = 0), 0) AS live, coalesce(sum(${dual}), 0) AS dual_rail ${from}`;
+
+function pushTo(where: Where, sql: string, ...params: unknown[]): void {
+  where.sql.push(sql);
+  where.params.push(...params);
 }
 
 const toClause = (where: string[]): string => (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '');

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DB } from './db.ts';
-import { listProbes, recordProbe } from './probes.ts';
+import { recordProbe } from './probes.ts';
+import { listProbes } from './probe-read.ts';
 import { toCaselessGlob, toWords } from './search.ts';
 import { keepsMatchOrder, listServices } from './service-list.ts';
-import { applyServiceTerms, getService, getServicesByIds, getStats, listSourceUrls, upsertServices } from './services.ts';
+import { applyServiceTerms, upsertServices } from './services.ts';
+import { getService, getServicesByIds, getStats, listSourceUrls } from './service-read.ts';
 import { makeService, openTestDatabase } from './testing.ts';
+import type { ServiceFilters } from '../domain/list-query.ts';
 
 const NOW = '2026-11-01T00:00:00.000Z';
 const PAGE = { limit: 100, offset: 0 };
@@ -67,15 +70,15 @@ describe('services', () => {
     ], NOW);
     recordProbe(db, probe('d-test', true, NOW));
     recordProbe(db, probe('b-test', true, NOW));
-    const ids = (filters: Parameters<typeof listServices>[1]) => listServices(db, filters, PAGE).services.map((s) => s.id);
+    const ids = (filters: ServiceFilters) => listServices(db, { filters, page: PAGE, sort: 'live' }).services.map((s) => s.id);
     expect(ids({})).toEqual(['b-test', 'd-test', 'a-test', 'c-test']);
     expect(ids({ rail: 'mpp' })).toEqual(['b-test', 'c-test']);
     expect(ids({ rail: 'mpp', chain: 'base', asset: 'eurc' })).toEqual(['b-test']);
     expect(ids({ live: true })).toEqual(['b-test', 'd-test']);
     expect(ids({ live: false, rail: 'x402' })).toEqual(['a-test']);
     expect(ids({ rail: 'acp' })).toEqual([]);
-    expect(listServices(db, { rail: 'x402' }, PAGE).counts).toEqual({ total: 3, live: 2, dual_rail: 1 });
-    expect(listServices(db, {}, { limit: 2, offset: 1 }).services.map((s) => s.id)).toEqual(['d-test', 'a-test']);
+    expect(listServices(db, { filters: { rail: 'x402' }, page: PAGE, sort: 'live' }).counts).toEqual({ total: 3, live: 2, dual_rail: 1 });
+    expect(listServices(db, { filters: {}, page: { limit: 2, offset: 1 }, sort: 'live' }).services.map((s) => s.id)).toEqual(['d-test', 'a-test']);
   });
 
   it('searches name, category, description and endpoint as substrings', () => {
@@ -87,7 +90,7 @@ describe('services', () => {
       makeService({ id: 'd-test', endpoints: [{ ...makeService({ id: 'd-test' }).endpoints[0]!, url: 'https://d.test/v1/pay' },
         { ...makeService({ id: 'd-test' }).endpoints[0]!, url: 'https://d.test/v2/qr/render' }] }),
     ], NOW);
-    const ids = (q: string) => listServices(db, { q }, PAGE).services.map((s) => s.id);
+    const ids = (q: string) => listServices(db, { filters: { q }, page: PAGE, sort: 'live' }).services.map((s) => s.id);
     expect(ids('weather')).toEqual(['api-openweather-test']);
     expect(ids('WEATHER city')).toEqual(['api-openweather-test']);
     expect(ids('financ')).toEqual(['b-test']);
@@ -118,7 +121,7 @@ describe('services', () => {
       makeService({ id: 'pct-test', name: 'Rates 5% [beta] *new? a\\b', description: 'Rocket 🚀x' }),
       makeService({ id: 'plain-test', name: 'Plain' }),
     ], NOW);
-    const ids = (q: string) => listServices(db, { q }, PAGE).services.map((s) => s.id);
+    const ids = (q: string) => listServices(db, { filters: { q }, page: PAGE, sort: 'live' }).services.map((s) => s.id);
     for (const q of ['üb', 'ÜB', 'ö', 'ök', 'Ω', 'ω', 'é', 'ÜBER', 'été']) expect(ids(q), q).toEqual(['uber-test']);
     for (const q of ['%', '5%', '[', '[b', '*', '?', 'w?', '\\', 'a\\', '🚀x', 'ket 🚀x']) expect(ids(q), q).toEqual(['pct-test']);
     expect(toCaselessGlob('üb*')).toBe('*[üÜ][bB][*]*');
@@ -145,7 +148,7 @@ describe('services', () => {
       const seen: string[] = [];
       for (let offset = 0; ; offset += 7) {
         const filters = { q, ...(live === undefined ? {} : { live }), ...(rail ? { rail } : {}) };
-        const page = listServices(db, filters, { limit: 7, offset }).services;
+        const page = listServices(db, { filters, page: { limit: 7, offset }, sort: 'live' }).services;
         if (page.length === 0) return seen;
         seen.push(...page.map((s) => s.id));
       }
@@ -192,7 +195,7 @@ describe('services', () => {
     it('counts lag its commits by at most two seconds, and follow a change through this connection at once', () => {
       const { served, crawl } = openBeside();
       upsertServices(served, [makeService({ id: 'a-test' }), makeService({ id: 'b-test' })], NOW);
-      const list = () => listServices(served, { rail: 'x402' }, PAGE);
+      const list = () => listServices(served, { filters: { rail: 'x402' }, page: PAGE, sort: 'live' });
       expect(list().counts).toEqual({ total: 2, live: 0, dual_rail: 0 });
 
       recordProbe(crawl, probe('a-test', true, NOW));
@@ -203,7 +206,7 @@ describe('services', () => {
       vi.advanceTimersByTime(1_000);
       expect(list().counts).toEqual({ total: 2, live: 1, dual_rail: 0 });
 
-      const live = (offset: number) => listServices(served, { live: true }, { limit: 1, offset });
+      const live = (offset: number) => listServices(served, { filters: { live: true }, page: { limit: 1, offset }, sort: 'live' });
       expect(live(0)).toMatchObject({ counts: { total: 1 }, more: false });
       recordProbe(crawl, probe('b-test', true, NOW));
       vi.advanceTimersByTime(1_000);
@@ -221,7 +224,7 @@ describe('services', () => {
       const others = Array.from({ length: 60 }, (_, i) => makeService({ id: `other-${i}-test`, description: 'Token prices' }));
       const weather = ['a-test', 'b-test', 'c-test'].map((id) => makeService({ id, description: 'Weather by city' }));
       upsertServices(served, [...others, ...weather], NOW);
-      const search = (offset = 0, limit = 100) => listServices(served, { q: 'weather' }, { limit, offset });
+      const search = (offset = 0, limit = 100) => listServices(served, { filters: { q: 'weather' }, page: { limit, offset }, sort: 'live' });
       const ids = (offset?: number, limit?: number) => search(offset, limit).services.map((s) => [s.id, s.live]);
       expect(keepsMatchOrder(3, 63)).toBe(true);
       expect(ids()).toEqual([['a-test', null], ['b-test', null], ['c-test', null]]);
@@ -259,7 +262,7 @@ describe('services', () => {
     applyServiceTerms(db, 'a-test', { rails: ['x402'], chains: ['solana'], assets: ['USDC'], price });
     expect(changes()).toBeGreaterThan(before);
     expect(getService(db, 'a-test')).toMatchObject({ chains: ['solana'] });
-    expect(listServices(db, { chain: 'solana' }, PAGE).services.map((s) => s.id)).toEqual(['a-test']);
-    expect(listServices(db, { chain: 'base' }, PAGE).services).toEqual([]);
+    expect(listServices(db, { filters: { chain: 'solana' }, page: PAGE, sort: 'live' }).services.map((s) => s.id)).toEqual(['a-test']);
+    expect(listServices(db, { filters: { chain: 'base' }, page: PAGE, sort: 'live' }).services).toEqual([]);
   });
 });

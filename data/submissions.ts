@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Submission } from '../api/schemas.ts';
+import type { Submission } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 
 /** A repeated submission of the same endpoint within this window is deduplicated. */

@@ -4,7 +4,8 @@ import { migrate, type DB } from './db.ts';
 import { migrations } from './migrations/index.ts';
 import { getAssetLabels, listFacetCounts } from './pages.ts';
 import { recordProbe } from './probes.ts';
-import { applyServiceTerms, getStats, upsertServices } from './services.ts';
+import { applyServiceTerms, upsertServices } from './services.ts';
+import { getStats } from './service-read.ts';
 import { makeService, openTestDatabase } from './testing.ts';
 import type { Rail } from './types.ts';
 
@@ -19,7 +20,16 @@ function scanned(db: DB) {
   const facets = db.prepare(`SELECT facet, count(*) AS total, coalesce(sum(live_rank = 0), 0) AS live
       FROM service_facets GROUP BY facet ORDER BY facet`).all();
   const assets = db.prepare(`SELECT DISTINCT lower(a.value) AS key FROM services s, json_each(s.assets) a`).all() as Array<{ key: string }>;
-  return { stats, facets, labelled: assets.map((asset) => asset.key).sort() };
+  const census = (sql: string) => Object.fromEntries((db.prepare(sql).all() as Array<{ key: string; n: number }>).map((row) => [row.key, row.n]));
+  const byFacet = (kind: string) => census(`SELECT substr(facet, ${kind.length + 2}) AS key, count(*) AS n FROM service_facets
+    WHERE facet LIKE '${kind}:%' GROUP BY facet`);
+  const by = {
+    by_rail: byFacet('rail'),
+    by_chain: byFacet('chain'),
+    by_asset: census(`SELECT y.symbol AS key, count(DISTINCT s.id) AS n FROM services s, json_each(s.assets) a
+      JOIN asset_symbols y ON y.key = lower(a.value) GROUP BY y.symbol`),
+  };
+  return { stats: { ...(stats as object), ...by }, facets, labelled: assets.map((asset) => asset.key).sort() };
 }
 
 function tallied(db: DB) {
@@ -65,14 +75,19 @@ describe('tallies', () => {
     expect(db.prepare(`SELECT count(*) AS n FROM sqlite_schema WHERE name = 'service_tallies'`).get()).toEqual({ n: 0 });
     migrate(db);
     expect(tallied(db)).toEqual(scanned(db));
-    expect(getStats(db)).toEqual({ total: 3, live: 1, probed: 2, dual_rail: 1, rails: 2, last_probe_at: at(9) });
+    expect(getStats(db)).toEqual({
+      total: 3, live: 1, probed: 2, dual_rail: 1, rails: 2, last_probe_at: at(9),
+      by_rail: { x402: 2, mpp: 2 }, by_chain: { base: 2, solana: 1 }, by_asset: { USDC: 2, pathUSD: 1 },
+    });
     expect(listFacetCounts(db)).toContainEqual({ facet: 'chain:base', total: 2, live: 1 });
     expect(getAssetLabels(db)).toEqual(new Map([['usdc', 'USDC'], ['pathusd', 'pathUSD']]));
   });
 
   it('follow every write the index makes, to the count a full scan gives', () => {
     const db = openTestDatabase();
-    expect(getStats(db)).toEqual({ total: 0, live: 0, probed: 0, dual_rail: 0, rails: 0, last_probe_at: null });
+    expect(getStats(db)).toEqual({
+      total: 0, live: 0, probed: 0, dual_rail: 0, rails: 0, last_probe_at: null, by_rail: {}, by_chain: {}, by_asset: {},
+    });
     const steps: Array<[string, () => void]> = [
       ['three services', () => upsertServices(db, [
         makeService({ id: 'a-test', rails: ['x402', 'mpp'], chains: ['base', 'tempo'] }),
@@ -93,7 +108,10 @@ describe('tallies', () => {
       write();
       expect(tallied(db), step).toEqual(scanned(db));
     }
-    expect(getStats(db)).toEqual({ total: 2, live: 1, probed: 2, dual_rail: 1, rails: 2, last_probe_at: at(6) });
+    expect(getStats(db)).toEqual({
+      total: 2, live: 1, probed: 2, dual_rail: 1, rails: 2, last_probe_at: at(6),
+      by_rail: { x402: 2, mpp: 1 }, by_chain: { base: 1, tempo: 1 }, by_asset: { USDC: 2, EURC: 1 },
+    });
     expect(listFacetCounts(db).find((facet) => facet.facet === 'asset:pathusd')).toBeUndefined();
   });
 

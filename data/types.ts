@@ -1,6 +1,6 @@
-/** The payment rails the index covers. */
-export const RAILS = ['x402', 'mpp', 'acp'] as const;
-export type Rail = (typeof RAILS)[number];
+import type { Rail } from '../domain/schemas.ts';
+
+export type { Rail };
 
 /** A price as the index shows it: `$0.01 / call` and 0.01, or both null when unknown or dynamic. */
 export interface Price {

@@ -148,7 +148,7 @@ describe('the site in chromium', () => {
     await page.getByLabel('Rail').selectOption('mpp');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/\?/);
-    expect(new URL(page.url()).search, 'the form submits its empty fields').toBe('?q=&rail=mpp&chain=&asset=');
+    expect(new URL(page.url()).search, 'the form submits its empty fields').toBe('?q=&rail=mpp&chain=&asset=&category=&source=&max_price_usd=&sort=live');
     expect(await page.locator('#results > li').count()).toBe(2);
     expect(await page.title()).toBe('\u2068MPP\u2069 · Payable-Service Index');
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${SITE_URL}/?rail=mpp`);
@@ -157,6 +157,79 @@ describe('the site in chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('sorts cheapest first under a price limit, with JavaScript through the list API and without it through the form', async () => {
+    const cheapest = ['Many Tools Gateway', 'Alpha Weather', 'Dual Rail Data', 'Fresh Scraper'];
+    const scripted = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    {
+      const { page, errors } = await openPage(scripted);
+      await page.goto(`${main.origin}/`);
+      await page.waitForSelector('form.search[data-enhanced="on"]');
+      const sorted = page.waitForResponse((response) => response.url().includes('/api/v1/services?') && response.url().includes('sort=price'));
+      await page.getByLabel('Sort by').selectOption({ label: 'Cheapest' });
+      expect(new URL((await sorted).url()).searchParams.get('sort')).toBe('price');
+      await expect.poll(() => page.locator('#results .name').allTextContents())
+        .toEqual([...cheapest, 'Down Search', 'Example Shop']);
+      expect(new URL(page.url()).search).toBe('?sort=price');
+
+      const limited = page.waitForResponse((response) => response.url().includes('max_price_usd=0.01'));
+      await page.getByLabel('Max price per call (USD)').fill('0.01');
+      await page.getByLabel('Max price per call (USD)').press('Enter');
+      const api = new URL((await limited).url()).searchParams;
+      expect([api.get('max_price_usd'), api.get('sort')]).toEqual(['0.01', 'price']);
+      await expect.poll(() => page.locator('#results .name').allTextContents()).toEqual(cheapest);
+      expect(new URL(page.url()).search).toBe('?max_price_usd=0.01&sort=price');
+      expect(await page.locator('#results-status .status-line').textContent()).toBe('Showing 1–4 of 4 services matching');
+      expect(await page.title()).toBe('at most $0.01 per call · cheapest first · Payable-Service Index');
+      expect(await page.locator('#results li').first().locator('.price').textContent()).toBe('$0.001');
+
+      // A reload is rendered by the server from the URL, in the same order with the same form values.
+      await page.reload();
+      expect(await page.locator('#results .name').allTextContents()).toEqual(cheapest);
+      expect(await page.getByLabel('Sort by').inputValue()).toBe('price');
+      expect(await page.getByLabel('Max price per call (USD)').inputValue()).toBe('0.01');
+      await page.waitForSelector('form.search[data-enhanced="on"]');
+      await page.getByLabel('Sort by').selectOption('live');
+      await expect.poll(() => new URL(page.url()).search).toBe('?max_price_usd=0.01');
+      await expect.poll(() => page.locator('#results .name').allTextContents())
+        .toEqual(['Alpha Weather', 'Dual Rail Data', 'Fresh Scraper', 'Many Tools Gateway']);
+      await page.goBack();
+      await expect.poll(() => page.locator('#results .name').allTextContents()).toEqual(cheapest);
+      expect(await page.getByLabel('Sort by').inputValue()).toBe('price');
+      expect(errors).toEqual([]);
+    }
+    await scripted.close();
+
+    const plain = await browser.newContext({ javaScriptEnabled: false });
+    {
+      const { page, errors } = await openPage(plain);
+      await page.goto(`${main.origin}/`);
+      await page.getByLabel('Sort by').selectOption({ label: 'Cheapest' });
+      await page.getByLabel('Max price per call (USD)').fill('0.01');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/\?/);
+      expect(new URL(page.url()).search).toBe('?q=&rail=&chain=&asset=&category=&source=&max_price_usd=0.01&sort=price');
+      expect(await page.locator('#results .name').allTextContents()).toEqual(cheapest);
+      expect(await page.getByLabel('Sort by').inputValue()).toBe('price');
+      expect(await page.getByLabel('Max price per call (USD)').inputValue()).toBe('0.01');
+      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${SITE_URL}/?max_price_usd=0.01&sort=price`);
+      expect(await page.locator('#results-pager > *').allTextContents(), 'no more pages').toEqual(['Page 1 of 1']);
+
+      await page.getByLabel('Directory').selectOption('mpp.dev');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('source')).toBe('mpp.dev');
+      expect(await page.locator('#results .name').allTextContents()).toEqual(['Many Tools Gateway']);
+
+      // A sort or price the API would refuse is ignored, not an error page.
+      const response = await page.goto(`${main.origin}/?sort=cheapest&max_price_usd=-1&source=nowhere&category=COMMERCE`);
+      expect(response?.status()).toBe(200);
+      expect(await page.locator('#results .name').allTextContents()).toEqual(['Example Shop']);
+      expect(await page.getByLabel('Sort by').inputValue()).toBe('live');
+      expect(await page.getByLabel('Max price per call (USD)').inputValue()).toBe('');
+      expect(errors).toEqual([]);
+    }
+    await plain.close();
+  }, 30_000);
 
   it('past the last page offers the first page, never a Previous link to another empty one, from the server and from the script', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -3,7 +3,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { validatePaymentRequired } from '@x402/core/schemas';
 import { describe, expect, it } from 'vitest';
 import { SPEC_SERVICES, toCombinations, type SpecService } from '../purchase/testing/spec-table.ts';
-import { ErrorResponse } from '../schemas.ts';
+import { ErrorResponse } from '../../domain/schemas.ts';
 import { createTestApp } from '../testing.ts';
 import type { DemoContext } from './define.ts';
 import { findDemoService } from './registry.ts';

@@ -1,71 +1,20 @@
 import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { DEMO_SERVICES } from '../demo/registry.ts';
-import { ApprovalRequest, CatalogService, PaymentRequired, Purchase, PurchaseCatalog, PurchaseRequest } from './schemas.ts';
+import { PaymentRequired } from './schemas.ts';
 
-/** The helpers api/openapi.ts builds every operation with, handed in so the purchase operations look the same. */
+/** The helpers api/openapi.ts builds every operation with, handed in so the demo services look the same. */
 export interface OperationHelpers {
   responses: (ok: z.ZodType, okDescription: string, errors: Record<string, string>) => ZodOpenApiResponsesObject;
   json: (schema: z.ZodType, description: string) => { description: string; content: Record<string, { schema: z.ZodType }> };
-  idParam: (description: string) => { path: z.ZodObject };
 }
 
 /**
- * The purchase preview's operations for `/openapi.json`: the catalog, purchases, approval, and each demo service.
- * @example const operations = { ...indexOperations, ...purchaseOperations({ responses, json, idParam }) };
+ * The demo services for `/openapi.json`, one GET each, from the registry that declares them (api/demo/registry.ts).
+ * @example const paths = { ...operationPaths, ...demoServiceOperations({ responses, json }) };
  */
-export function purchaseOperations({ responses, json, idParam }: OperationHelpers): Record<string, Record<string, ZodOpenApiOperationObject>> {
-  const purchaseId = idParam('Purchase id from the create response.');
-  return {
-    '/api/v1/purchase': {
-      get: {
-        operationId: 'getPurchaseCatalog',
-        summary: 'The testnet purchase-preview catalog: terms, wallet support and every demo service.',
-        responses: responses(PurchaseCatalog, 'The catalog document.', {}),
-      },
-    },
-    '/api/v1/purchase/services/{id}': {
-      get: {
-        operationId: 'getPurchaseCatalogService',
-        summary: 'One demo service of the catalog.',
-        requestParams: idParam('Demo service id, e.g. index-demo-web-search.'),
-        responses: responses(CatalogService, 'The catalog entry.', { '404': 'not_found: no such demo service.' }),
-      },
-    },
-    '/api/v1/purchases': {
-      post: {
-        operationId: 'createPurchase',
-        summary: 'The agent asks for a purchase; it awaits the owner, who approves at approve_url (300 s).',
-        requestBody: { required: true, content: { 'application/json': { schema: PurchaseRequest } } },
-        responses: responses(Purchase, 'The purchase, awaiting approval.', {
-          '400': 'missing_query (a parameter missing, unknown or outside its enum, named) or invalid_json.',
-          '404': 'not_found: unknown service_id.',
-        }),
-      },
-    },
-    '/api/v1/purchases/{id}': {
-      get: {
-        operationId: 'getPurchase',
-        summary: "A purchase's status; once completed, the transaction and the service's answer. Never a signature.",
-        requestParams: purchaseId,
-        responses: responses(Purchase, 'The purchase.', { '404': 'not_found: no such purchase.' }),
-      },
-    },
-    '/api/v1/purchases/{id}/approval': {
-      post: {
-        operationId: 'approvePurchase',
-        summary: "The owner's approval page posts the signed EIP-3009 authorization; the server checks it and settles.",
-        requestParams: purchaseId,
-        requestBody: { required: true, content: { 'application/json': { schema: ApprovalRequest } } },
-        responses: responses(Purchase, 'The purchase, completed or failed with the reason.', {
-          '400': 'invalid_json: the authorization is refused; the message says why.',
-          '404': 'not_found: no such purchase.',
-          '409': 'invalid_json: already approved, or expired.',
-        }),
-      },
-    },
-    ...Object.fromEntries(DEMO_SERVICES.map((service) => [service.path, { get: toDemoOperation(service, { responses, json }) }])),
-  };
+export function demoServiceOperations(helpers: OperationHelpers): Record<string, Record<string, ZodOpenApiOperationObject>> {
+  return Object.fromEntries(DEMO_SERVICES.map((service) => [service.path, { get: toDemoOperation(service, helpers) }]));
 }
 
 function toDemoOperation(service: (typeof DEMO_SERVICES)[number], { responses, json }: Pick<OperationHelpers, 'responses' | 'json'>): ZodOpenApiOperationObject {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorResponse } from '../schemas.ts';
+import { ErrorResponse } from '../../domain/schemas.ts';
 import { createTestApp, postJson } from '../testing.ts';
 import { Purchase } from './schemas.ts';
 import { SPEC_SERVICES } from './testing/spec-table.ts';

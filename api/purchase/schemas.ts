@@ -91,12 +91,17 @@ export const PurchaseCatalog = z
   .meta({ id: 'PurchaseCatalog' });
 export type PurchaseCatalog = z.infer<typeof PurchaseCatalog>;
 
+const SERVICE_ID_REQUIRED = 'is required: one of the service ids at /api/v1/purchase';
+
 export const PurchaseRequest = z
   .object({
-    service_id: z.string().meta({ example: 'index-demo-web-search' }),
-    params: z.record(z.string(), paramValue).optional().meta({ description: "The service's parameters; unknown ones are rejected." }),
+    service_id: z.string({ error: SERVICE_ID_REQUIRED }).trim().min(1, { error: SERVICE_ID_REQUIRED })
+      .meta({ description: 'A catalog id (index-demo-...).', example: 'index-demo-web-search' }),
+    params: z.record(z.string(), z.unknown(), { error: "must be a JSON object of the service's parameters" }).optional()
+      .meta({ description: "The service's query parameters, each checked as the service checks it; unknown ones are rejected." }),
   })
   .meta({ id: 'PurchaseRequest' });
+export type PurchaseRequest = z.infer<typeof PurchaseRequest>;
 
 /** The x402 v2 terms the owner's authorization must satisfy: exactly the demo service's challenge. */
 export const PaymentRequirements = z
@@ -148,8 +153,8 @@ export const ApprovalRequest = z
       validAfter: z.string().regex(/^\d+$/),
       validBefore: z.string().regex(/^\d+$/),
       nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
-    }),
-    signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
+    }).meta({ description: 'The EIP-3009 transferWithAuthorization the owner signed: exactly the purchase\'s terms.' }),
+    signature: z.string().regex(/^0x[0-9a-fA-F]+$/).meta({ description: "The owner's EIP-712 signature of the authorization." }),
     domain: z
       .object({ name: z.string(), version: z.string(), chainId: z.int(), verifyingContract: address })
       .optional()

@@ -1,7 +1,7 @@
 import { getAddress, type Hex, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponse } from '../schemas.ts';
+import { ErrorResponse } from '../../domain/schemas.ts';
 import { createTestApp, postJson } from '../testing.ts';
 import { Purchase } from './schemas.ts';
 import { signApproval, type SignApprovalOptions } from './testing/owner.ts';

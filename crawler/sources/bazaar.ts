@@ -11,13 +11,13 @@
  * Items that are not `http` (e.g. MCP tools) are left out; malformed items are skipped and counted.
  */
 import type { Price } from '../../data/types.ts';
+import { toChainName } from '../../domain/chains.ts';
 import type { DiscoveredEndpoint, ParseDirectory } from '../discovered.ts';
 import {
   UNKNOWN_PRICE,
   getAssetDecimals,
   isUsdAsset,
   toAssetSymbol,
-  toChainName,
   toPrice,
   toSortedUnique,
 } from '../normalize.ts';

@@ -12,13 +12,12 @@
  */
 import type { Price } from '../../data/types.ts';
 import type { DiscoveredEndpoint, ParseDirectory } from '../discovered.ts';
+import { toCaip2, toChainName } from '../../domain/chains.ts';
 import {
   FREE_PRICE,
   UNKNOWN_PRICE,
   isUsdAsset,
   toAssetSymbol,
-  toCaip2,
-  toChainName,
   toPrice,
   toSortedUnique,
 } from '../normalize.ts';

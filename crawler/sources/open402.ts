@@ -11,7 +11,8 @@
  */
 import type { Rail } from '../../data/types.ts';
 import type { DiscoveredEndpoint, ParseDirectory } from '../discovered.ts';
-import { UNKNOWN_PRICE, toAssetSymbol, toChainName, toSortedUnique } from '../normalize.ts';
+import { toChainName } from '../../domain/chains.ts';
+import { UNKNOWN_PRICE, toAssetSymbol, toSortedUnique } from '../normalize.ts';
 import { isRecord, readDomain, readHttpUrl, readText, readTextList } from './read.ts';
 
 const L402_CHAIN = 'lightning';

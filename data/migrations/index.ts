@@ -6,9 +6,14 @@ import * as serviceDetails from './005-service-details.ts';
 import * as submissionKeys from './006-submission-keys.ts';
 import * as detailRevisions from './007-detail-revisions.ts';
 import * as tallies from './008-tallies.ts';
+import * as richerLists from './009-richer-lists.ts';
+import type { DB } from '../db.ts';
 
-/** Every migration in order; the position + 1 is the schema version it brings the database to. */
-export const migrations: ReadonlyArray<{ name: string; up: string }> = [
+/**
+ * Every migration in order; the position + 1 is the schema version it brings the database to. `backfill`, when
+ * given, runs after `up` in the same transaction, for what SQL alone cannot compute.
+ */
+export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (db: DB) => void }> = [
   { name: '001-init', ...init },
   { name: '002-crawl', ...crawl },
   { name: '003-purchases', ...purchases },
@@ -17,4 +22,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string }> = [
   { name: '006-submission-keys', ...submissionKeys },
   { name: '007-detail-revisions', ...detailRevisions },
   { name: '008-tallies', ...tallies },
+  { name: '009-richer-lists', ...richerLists },
 ];

@@ -24,6 +24,14 @@ const LIST_QUERIES = [
   'chain=eip155:8453&asset=eurc',
   'live=true&limit=20',
 ];
+/** Pages and filters the sorted lists rotate over, as an agent ranks what it can pay for. */
+const SORTED_QUERIES = ['limit=20', 'offset=100&limit=50', 'live=true&limit=20', 'rail=x402&limit=20'];
+/** Price bounds per call, in USD. */
+const MAX_PRICES = ['0.001', '0.01', '0.05', '0.1'];
+/** The list queries the MCP figure asks, over REST and as search_services, side by side. */
+const MCP_QUERIES: Array<Record<string, string | number | boolean>> = [
+  { rail: 'x402', live: true, limit: 20 }, { sort: 'price', limit: 20 }, { chain: 'base', limit: 50 }, { q: 'weather', limit: 20 },
+];
 /** Search words that each match 0.6-1.2 % of the synthetic services (a realistic share for one topic). */
 const Q_WORDS = ['weather', 'horoscope', 'earthquake', 'patent', 'tariff', 'chess'];
 /** The same words beside a filter, as an agent narrows a search to what it can pay. */
@@ -67,6 +75,8 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
     emitScenario(emit, detail!, paired, paired.bareRps);
     for (const scenario of others) emitScenario(emit, scenario, await measure(app, scenario.target), paired.bareRps);
 
+    await emitMcpComparison(emit, app);
+
     const { rssBytes, peakRssBytes } = await app.report();
     emit({
       label: 'server rss',
@@ -89,7 +99,11 @@ function toScenarios(ids: string[], random: Random): Scenario[] {
     { label: 'q search', target: paths(Q_WORDS.map((word) => `/api/v1/services?q=${word}`)), maxP99Ms: 10 },
     { label: 'q with a filter', target: paths(FILTERED_Q.map((query) => `/api/v1/services?${query}`)) },
     // Nothing cached serves these (data/service-list.ts keeps what the pages of one query share): each is asked once.
-    { label: 'q asked once', target: paths(freshSearches(random).map((q) => `/api/v1/services?q=${encodeURIComponent(q)}`)) },
+    { label: 'q asked once', target: paths(freshSearches(random).map((q) => `/api/v1/services?q=${encodeURIComponent(q)}`)), maxP99Ms: 10 },
+    { label: 'sort=price', target: paths(SORTED_QUERIES.map((query) => `/api/v1/services?sort=price&${query}`)), maxP99Ms: 10 },
+    { label: 'sort=uptime', target: paths(SORTED_QUERIES.map((query) => `/api/v1/services?sort=uptime&${query}`)), maxP99Ms: 10 },
+    { label: 'max_price_usd', target: paths(MAX_PRICES.map((price) => `/api/v1/services?max_price_usd=${price}`)), maxP99Ms: 10 },
+    { label: 'q sort=relevance', target: paths(Q_WORDS.map((word) => `/api/v1/services?q=${word}&sort=relevance`)), maxP99Ms: 10 },
     // No target in the issue: the census is read by agents and every home page, so it is watched here.
     { label: 'stats', target: paths(['/api/v1/stats']), maxP99Ms: 10 },
     {
@@ -111,6 +125,30 @@ function emitScenario(emit: (figure: Figure) => void, scenario: Scenario, measur
     label: `${scenario.label} p99 server`,
     value: `${round(server.p99Ms)} ms  (p50 ${round(server.p50Ms)} ms, ${server.requests} requests)`,
     target: scenario.maxP99Ms === undefined ? undefined : { actual: server.p99Ms, op: '<=', limit: scenario.maxP99Ms, unit: ' ms' },
+  });
+}
+
+/**
+ * MCP `search_services` over HTTP against the REST list for the same queries, measured one after the other on the same
+ * server: the MCP figure's p99 is held to twice the REST one.
+ */
+async function emitMcpComparison(emit: (figure: Figure) => void, app: ServerChild): Promise<void> {
+  const toSearch = (query: Record<string, string | number | boolean>) => new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const restTarget = { next: rotate(MCP_QUERIES.map((query) => ({ path: `/api/v1/services?${toSearch(query)}` }))) };
+  const calls = MCP_QUERIES.map((query, id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_services', arguments: query } }));
+  const mcpTarget: LoadTarget = {
+    method: 'POST',
+    headers: { accept: 'application/json, text/event-stream' },
+    next: rotate(calls.map((body) => ({ path: '/mcp', body }))),
+  };
+  const rest = await measure(app, restTarget);
+  const mcp = await measure(app, mcpTarget);
+  emit({ label: 'REST list (MCP queries) p99 server', value: `${round(rest.server.p99Ms)} ms  (p50 ${round(rest.server.p50Ms)} ms, ${round(rest.load.rps)} rps)` });
+  const ratio = mcp.server.p99Ms / rest.server.p99Ms;
+  emit({
+    label: 'MCP search_services p99 server',
+    value: `${round(mcp.server.p99Ms)} ms  (${round(ratio)}x the REST list; p50 ${round(mcp.server.p50Ms)} ms, ${round(mcp.load.rps)} rps)`,
+    target: { actual: ratio, op: '<=', limit: 2, unit: 'x' },
   });
 }
 

@@ -13,6 +13,8 @@ export const LOAD = {
 /** One kind of request; `next` gives the next one of a rotation (a path, or a path with a JSON body). */
 export interface LoadTarget {
   method?: 'GET' | 'POST';
+  /** Headers of every request, beside the JSON content type of a POST. */
+  headers?: Record<string, string>;
   next: () => { path: string; body?: string };
 }
 
@@ -37,7 +39,7 @@ export async function runLoad(url: string, target: LoadTarget, seconds: number, 
     requests: [
       {
         method,
-        headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+        headers: { ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...target.headers },
         setupRequest: (request) => ({ ...request, ...target.next() }),
       },
     ],

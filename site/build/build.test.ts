@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceDetail, ServiceList, Stats } from '../../api/schemas.ts';
+import { ServiceDetail, ServiceList, Stats } from '../../domain/schemas.ts';
 import type { DB } from '../../data/db.ts';
 import { recordProbe } from '../../data/probes.ts';
 import { upsertServices } from '../../data/services.ts';

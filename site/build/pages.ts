@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DB } from '../../data/db.ts';
 import { listServiceIds } from '../../data/pages.ts';
-import { getStats } from '../../data/services.ts';
+import { getStats } from '../../data/service-read.ts';
 import { listRouteGroups } from '../src/lib/docs.ts';
 import { toLlmsTxt } from '../src/lib/documents/llms-txt.ts';
 import { toPricingMd } from '../src/lib/documents/pricing-md.ts';

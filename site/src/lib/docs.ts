@@ -1,18 +1,18 @@
-import { ListQuery } from '../../../api/schemas.ts';
+import { z } from 'zod';
+import type { Operation, OperationExample } from '../../../api/operation.ts';
+import { OPERATIONS } from '../../../api/operations/index.ts';
 import { shellQuote } from './format.ts';
 
 /**
- * Every route of the API and the site, with curl examples: the source of /docs (HTML) and of the route list
- * in /llms.txt, so the two never disagree.
+ * Every route of the API and the site, with curl examples: the source of /docs (HTML) and of the route list in
+ * /llms.txt, so the two never disagree. The API's routes come from its operation list (api/operations/), the same one
+ * its router, /openapi.json and MCP tools are made from.
  */
-
-/** The list's query parameters, described where the OpenAPI document takes them from (api/schemas.ts). */
-const LIST_PARAMS = Object.entries(ListQuery.shape).map(([name, schema]) => ({ name, text: String(schema.meta()?.description) }));
 
 export interface RouteDoc {
   /** Anchor on /docs. */
   anchor: string;
-  method: 'GET' | 'POST';
+  method: Operation['method'];
   path: string;
   summary: string;
   params: Array<{ name: string; text: string }>;
@@ -42,91 +42,27 @@ const post = (url: string, body: unknown, headers: string[] = []) =>
   [`curl -s -X POST ${shellQuote(url)}`, `-H 'content-type: application/json'`, ...headers.map((h) => `-H ${shellQuote(h)}`),
     `-d ${shellQuote(JSON.stringify(body))}`].join(' \\\n  ');
 
+/** Anchors on /docs that pages and llms.txt already link to, by operation id; others take the id in kebab case. */
+const ANCHORS: Readonly<Record<string, string>> = {
+  listServices: 'list', getService: 'detail', batchServices: 'batch-post', batchServicesByQuery: 'batch-get', getStats: 'stats',
+  submitService: 'submit', getSubmission: 'submission', getPurchaseCatalog: 'catalog', getPurchaseCatalogService: 'catalog-service',
+  createPurchase: 'purchases', getPurchase: 'purchase-status', approvePurchase: 'purchase-approval',
+};
+
 /**
  * The routes, grouped as /docs shows them.
  * @example listRouteGroups({ siteUrl, stagingUrl: siteUrl, exampleId: 'api-example-com' })[0].routes[0].path // '/api/v1/services'
  */
 export function listRouteGroups({ siteUrl, stagingUrl, exampleId }: DocsOptions): RouteGroup[] {
-  const api = `${siteUrl}/api/v1`;
-  const staging = `${stagingUrl}/api/v1`;
+  const routesOf = (group: Operation['group'], origin: string) =>
+    OPERATIONS.filter((operation) => operation.group === group).map((operation) => toRouteDoc(operation, origin, exampleId));
   return [
     {
       title: 'Index API',
       anchor: 'index-api',
       intro: 'Read the index: no key, open CORS, JSON everywhere. Reads are cached for 60 s in browsers and 300 s at the edge, with an ETag.',
       routes: [
-        {
-          anchor: 'list',
-          method: 'GET',
-          path: '/api/v1/services',
-          summary: 'List and filter services, live first, then by id. Filters combine; all are case-insensitive.',
-          params: LIST_PARAMS,
-          examples: [
-            get(`${api}/services?rail=x402&chain=base&live=true&limit=20`),
-            get(`${api}/services?q=weather`),
-            get(`${api}/services?offset=100`),
-          ],
-          answers: 'ServiceList: generated_at, counts (total, live, dual_rail over every match), page (limit, offset, next_offset), services. 200, 429, 500.',
-        },
-        {
-          anchor: 'detail',
-          method: 'GET',
-          path: '/api/v1/services/{id}',
-          summary: 'One service with where it is listed and its last 20 checks, newest first. The id is the endpoint host as a slug; case-insensitive.',
-          params: [{ name: 'id', text: 'A service id, e.g. api-example-com.' }],
-          examples: [get(`${api}/services/${exampleId}`)],
-          answers: 'ServiceDetail: the Service fields plus source_urls and probes. 200, 404 not_found, 429, 500.',
-        },
-        {
-          anchor: 'batch-post',
-          method: 'POST',
-          path: '/api/v1/services/batch',
-          summary: 'Up to 100 services by id in one request, in the order asked.',
-          params: [{ name: 'ids', text: 'JSON body {"ids": [...]}: 1-100 distinct ids; duplicates ignored.' }],
-          examples: [post(`${api}/services/batch`, { ids: [exampleId, 'no-such-service'] })],
-          answers: 'BatchResult: requested, found (list shape), missing. 200, 400 invalid_json or invalid_ids, 429, 500.',
-        },
-        {
-          anchor: 'batch-get',
-          method: 'GET',
-          path: '/api/v1/services/batch',
-          summary: 'The same lookup for clients that cannot send a body.',
-          params: [{ name: 'ids', text: 'Comma-separated ids, 1-100.' }],
-          examples: [get(`${api}/services/batch?ids=${exampleId},no-such-service`)],
-          answers: 'BatchResult. 200, 400 missing_query or invalid_ids, 429, 500.',
-        },
-        {
-          anchor: 'stats',
-          method: 'GET',
-          path: '/api/v1/stats',
-          summary: 'Census counts over the whole index.',
-          params: [],
-          examples: [get(`${api}/stats`)],
-          answers: 'Stats: total, live, probed, dual_rail, rails, last_probe_at. 200, 429, 500.',
-        },
-        {
-          anchor: 'submit',
-          method: 'POST',
-          path: '/api/v1/submit',
-          summary: 'Submit a service. It is probed on the next crawl and listed when it answers a payment challenge.',
-          params: [
-            { name: 'endpoint', text: 'Required: the absolute http(s) URL that answers the challenge.' },
-            { name: 'name', text: 'Optional display name.' },
-            { name: 'contact', text: 'Optional; kept private, never shown.' },
-            { name: 'Idempotency-Key', text: 'Optional header; the same key, or the same endpoint within 24 h, is deduplicated.' },
-          ],
-          examples: [post(`${api}/submit`, { endpoint: 'https://api.example.com/v1/pay', name: 'Example' }, ['Idempotency-Key: 7f3c2a'])],
-          answers: 'SubmitResult: ok, deduplicated, id, status, submission. 200, 400 invalid_json or invalid_endpoint, 429, 500.',
-        },
-        {
-          anchor: 'submission',
-          method: 'GET',
-          path: '/api/v1/submissions/{id}',
-          summary: 'Where a submission stands: queued, listed (with its service id) or rejected (with the reason).',
-          params: [{ name: 'id', text: 'The id answered by submit.' }],
-          examples: [get(`${api}/submissions/{id}`)],
-          answers: 'Submission. 200, 404 not_found, 429, 500.',
-        },
+        ...routesOf('index', siteUrl),
         {
           anchor: 'openapi',
           method: 'GET',
@@ -135,6 +71,15 @@ export function listRouteGroups({ siteUrl, stagingUrl, exampleId }: DocsOptions)
           params: [],
           examples: [get(`${siteUrl}/openapi.json`)],
           answers: 'OpenAPI document, version 1.0.0.',
+        },
+        {
+          anchor: 'mcp',
+          method: 'POST',
+          path: '/mcp',
+          summary: 'The same operations as MCP tools (Streamable HTTP, stateless, JSON answers), under the same rate limit. See "MCP" below for a client config.',
+          params: [],
+          examples: [post(`${siteUrl}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ['accept: application/json, text/event-stream'])],
+          answers: 'JSON-RPC 2.0 answers; a tool result carries the REST body as structuredContent.',
         },
       ],
     },
@@ -185,47 +130,49 @@ export function listRouteGroups({ siteUrl, stagingUrl, exampleId }: DocsOptions)
       title: 'Purchase preview (testnet)',
       anchor: 'purchase',
       intro: 'An agent may ask for a purchase of a demo service; only the owner can pay, by approving it in a browser wallet. Test USDC on Base Sepolia only. Step by step: /docs/purchase.md.',
-      routes: [
-        {
-          anchor: 'catalog',
-          method: 'GET',
-          path: '/api/v1/purchase',
-          summary: 'The catalog: supported payment terms and every demo service with its parameters and price.',
-          params: [],
-          examples: [get(`${staging}/purchase`)],
-          answers: 'Purchase catalog document.',
-        },
-        {
-          anchor: 'catalog-service',
-          method: 'GET',
-          path: '/api/v1/purchase/services/{id}',
-          summary: 'One catalog entry, e.g. index-demo-market-data.',
-          params: [],
-          examples: [get(`${staging}/purchase/services/index-demo-market-data`)],
-          answers: 'Catalog service entry. 404 not_found for an unknown id.',
-        },
-        {
-          anchor: 'purchases',
-          method: 'POST',
-          path: '/api/v1/purchases',
-          summary: 'Ask for a purchase; answers its id, status, amount, pay_to and the approval URL to give the owner.',
-          params: [
-            { name: 'service_id', text: 'A catalog id (index-demo-…).' },
-            { name: 'params', text: "The service's query parameters; unknown ones are rejected." },
-          ],
-          examples: [post(`${staging}/purchases`, { service_id: 'index-demo-market-data', params: { asset: 'ETH' } })],
-          answers: 'The purchase record. 400 missing_query or invalid_json, 404 not_found.',
-        },
-        {
-          anchor: 'purchase-status',
-          method: 'GET',
-          path: '/api/v1/purchases/{id}',
-          summary: "A purchase's status and, once paid, the service's response. Never a signature.",
-          params: [],
-          examples: [get(`${staging}/purchases/{id}`)],
-          answers: 'The purchase record. 404 not_found.',
-        },
-      ],
+      routes: routesOf('purchase', stagingUrl),
     },
   ];
+}
+
+/** How an MCP client adds the index: a remote HTTP server, or the stdio command on a local checkout. */
+export function toMcpConfigs(siteUrl: string): { http: string; stdio: string } {
+  const http = { mcpServers: { 'payable-service-index': { type: 'http', url: `${siteUrl}/mcp` } } };
+  const stdio = { mcpServers: { 'payable-service-index': { command: 'npm', args: ['run', '--silent', 'mcp'], cwd: '/path/to/payable-service-index' } } };
+  return { http: JSON.stringify(http, null, 2), stdio: JSON.stringify(stdio, null, 2) };
+}
+
+function toRouteDoc(operation: Operation, origin: string, exampleId: string): RouteDoc {
+  const { path, query, headers, body } = operation.input;
+  return {
+    anchor: ANCHORS[operation.id] ?? operation.id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+    method: operation.method,
+    path: operation.path,
+    summary: operation.summary + (operation.tool ? ` MCP tool: ${operation.tool.name}.` : ''),
+    params: [path, query, headers, body].flatMap((schema) => (schema instanceof z.ZodObject ? toParams(schema) : [])),
+    examples: (operation.examples?.({ exampleId }) ?? [{}]).map((example) => toCurl(operation, origin, example)),
+    answers: toAnswers(operation),
+  };
+}
+
+function toParams(schema: z.ZodObject): RouteDoc['params'] {
+  return Object.entries(schema.shape).map(([name, field]) => ({ name, text: String((field as z.ZodType).meta()?.description ?? '') }));
+}
+
+function toCurl(operation: Operation, origin: string, example: OperationExample): string {
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => example.path?.[name] ?? `{${name}}`);
+  // Commas and colons read better as written (`ids=a,b`, `chain=eip155:8453`), and need no escape in a query.
+  const search = new URLSearchParams(example.query ?? {}).toString().replace(/%2C/g, ',').replace(/%3A/g, ':');
+  const url = `${origin}${path}${search ? `?${search}` : ''}`;
+  const headers = Object.entries(example.headers ?? {}).map(([name, value]) => `${name}: ${value}`);
+  return operation.method === 'GET' ? get(url) : post(url, example.body ?? {}, headers);
+}
+
+/** What an operation answers: its output's shape and fields, and its statuses. */
+function toAnswers(operation: Operation): string {
+  const output = operation.output;
+  const id = output.meta()?.id;
+  const fields = output instanceof z.ZodObject ? Object.keys(output.shape).join(', ') : '';
+  const errors = Object.entries(operation.errors).map(([status, text]) => `${status} ${text.split(':')[0]!.replace(/\.$/, '')}`);
+  return `${id ?? 'JSON'}${fields ? `: ${fields}` : ''}. ${['200', ...errors, '429', '500'].join(', ')}.`;
 }

@@ -1,43 +1,90 @@
-import { isolateText, plural } from './format.ts';
+import type { Sort, SourceKind } from '../../../domain/schemas.ts';
+import { toDirectoryName } from './directories.ts';
+import { formatUsd, isolateText, plural } from './format.ts';
 import { SITE_NAME } from './site.ts';
 
 /**
  * The home page's query and the words over its results: pure, shared by the server render (home.ts) and the
- * client script (site/src/scripts/search.ts).
+ * client script (site/src/scripts/search.ts), so it imports no zod: the list's values are repeated here, and
+ * home.test.ts checks they are exactly domain/schemas.ts's.
  */
 
 /** Services per page of results, the list API's default page size. */
 export const HOME_PAGE_SIZE = 100;
+
+/** The list's orders (domain/schemas.ts `SORTS`), with how the form and the title name them. */
+export const HOME_SORTS = [
+  { value: 'live', label: 'Live first', title: '' },
+  { value: 'price', label: 'Cheapest', title: 'cheapest first' },
+  { value: 'uptime', label: 'Highest uptime (30 d)', title: 'highest uptime first' },
+  { value: 'latency', label: 'Fastest (30 d median)', title: 'fastest first' },
+  { value: 'newest', label: 'Newest', title: 'newest first' },
+  { value: 'relevance', label: 'Best match (with a search)', title: 'best match first' },
+] as const satisfies ReadonlyArray<{ value: Sort; label: string; title: string }>;
+
+/** The directory kinds a service can be listed in (domain/schemas.ts `SOURCE_KINDS`): the list refuses any other. */
+export const HOME_SOURCES = ['catalog', 'mpp.dev', 'bazaar', 'wellknown', 'submission', 'open402', 'acp'] as const satisfies readonly SourceKind[];
 
 export interface HomeQuery {
   q: string;
   rail: string;
   chain: string;
   asset: string;
+  /** A category, lower-cased (the list matches it exactly, in any case). */
+  category: string;
+  /** A directory kind of HOME_SOURCES, or empty. */
+  source: string;
+  /** Only services with a known price at or under this many US dollars; null for any price. */
+  max_price_usd: number | null;
   live: boolean;
+  /** The order asked for; `live` is the default and is left out of URLs. */
+  sort: Sort;
   offset: number;
 }
 
-export const EMPTY_QUERY: HomeQuery = { q: '', rail: '', chain: '', asset: '', live: false, offset: 0 };
+export const EMPTY_QUERY: HomeQuery = {
+  q: '', rail: '', chain: '', asset: '', category: '', source: '', max_price_usd: null, live: false, sort: 'live', offset: 0,
+};
 
-/** The filters offered as facet lists. */
+/** The filters offered as facet lists (links with counts) as well as selects. */
 export const FACETS = ['rail', 'chain', 'asset'] as const;
 export type Facet = (typeof FACETS)[number];
 
+/** The filters offered as selects of the values present, with counts: the facet lists and category and source. */
+export const SELECT_FACETS = [...FACETS, 'category', 'source'] as const;
+export type SelectFacet = (typeof SELECT_FACETS)[number];
+
+/** A price as the list reads it (domain/list-query.ts): a plain or exponent number, 0 or more; anything else is none. */
+function toMaxPrice(text: string): number | null {
+  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return null;
+  const number = Number(text);
+  return Number.isFinite(number) && number >= 0 ? number : null;
+}
+
+const isSort = (value: string): value is Sort => HOME_SORTS.some((sort) => sort.value === value);
+const isSource = (value: string): boolean => (HOME_SOURCES as readonly string[]).includes(value);
+
 /**
- * The query of a home page URL: unknown parameters ignored, values trimmed, offset clamped to a page boundary.
- * @example readHomeQuery(new URLSearchParams('rail=X402&live=true')) // { ..., rail: 'x402', live: true }
+ * The query of a home page URL, read leniently for people: unknown parameters ignored, values trimmed, a sort, source
+ * or price the list API would refuse left out (never an error page), offset clamped to a page boundary.
+ * @example readHomeQuery(new URLSearchParams('rail=X402&live=true&sort=PRICE&max_price_usd=abc')) // { ..., rail: 'x402', live: true, sort: 'price', max_price_usd: null }
  */
 export function readHomeQuery(params: URLSearchParams): HomeQuery {
   const text = (name: string, max = 100) => (params.get(name) ?? '').trim().slice(0, max);
   const live = text('live').toLowerCase();
   const offset = Number.parseInt(text('offset'), 10);
+  const sort = text('sort').toLowerCase();
+  const source = text('source').toLowerCase();
   return {
     q: text('q', 200),
     rail: text('rail').toLowerCase(),
     chain: text('chain').toLowerCase(),
     asset: text('asset').toLowerCase(),
+    category: text('category').toLowerCase(),
+    source: isSource(source) ? source : '',
+    max_price_usd: toMaxPrice(text('max_price_usd')),
     live: live === 'true' || live === '1' || live === 'on',
+    sort: isSort(sort) ? sort : 'live',
     offset: Number.isFinite(offset) && offset > 0 ? Math.floor(offset / HOME_PAGE_SIZE) * HOME_PAGE_SIZE : 0,
   };
 }
@@ -52,10 +99,25 @@ export function toHomeHref(query: HomeQuery): string {
   if (query.rail) params.set('rail', query.rail);
   if (query.chain) params.set('chain', query.chain);
   if (query.asset) params.set('asset', query.asset);
+  if (query.category) params.set('category', query.category);
+  if (query.source) params.set('source', query.source);
+  if (query.max_price_usd !== null) params.set('max_price_usd', String(query.max_price_usd));
   if (query.live) params.set('live', 'true');
+  if (query.sort !== 'live') params.set('sort', query.sort);
   if (query.offset > 0) params.set('offset', String(query.offset));
   const search = params.toString();
   return search ? `/?${search}` : '/';
+}
+
+/**
+ * The parameters of `GET /api/v1/services` for a query: what the client script asks the list API for, the same
+ * filters and order the server render applies (empty ones and the default order left out).
+ * @example toListParams({ ...EMPTY_QUERY, sort: 'price', max_price_usd: 0.01 }, 100).toString() // 'limit=100&offset=0&max_price_usd=0.01&sort=price'
+ */
+export function toListParams(query: HomeQuery, limit: number): URLSearchParams {
+  const params = new URLSearchParams({ limit: String(limit), offset: String(query.offset) });
+  for (const [name, value] of new URLSearchParams(toHomeHref({ ...query, offset: 0 }).slice(2))) params.set(name, value);
+  return params;
 }
 
 /** Whether a home page URL asks for anything but the first, unfiltered page (which is a static file). */
@@ -65,14 +127,27 @@ export function isFilteredQuery(query: HomeQuery): boolean {
 
 /**
  * The title of the home page for a query: the search, the filters (each as its facet list labels it, else as given,
- * isolated because it is a visitor's or a directory's text) and the page; the site name alone when unfiltered.
- * @example toHomeTitle({ ...EMPTY_QUERY, q: 'weather', rail: 'x402' }, () => undefined) // '\u2068weather\u2069 · \u2068x402\u2069'
+ * isolated because it is a visitor's or a directory's text; a source as its directory is named), the price limit,
+ * the order and the page; the site name alone when unfiltered.
+ * @example toHomeTitle({ ...EMPTY_QUERY, q: 'weather', rail: 'x402', sort: 'price' }, () => undefined) // '\u2068weather\u2069 · \u2068x402\u2069 · cheapest first'
  */
 export function toHomeTitle(query: HomeQuery, labelOf: (facet: Facet, value: string) => string | undefined): string {
-  const filters = [query.q, ...FACETS.map((facet) => (query[facet] ? labelOf(facet, query[facet]) ?? query[facet] : ''))]
+  const filters = [
+    query.q,
+    ...FACETS.map((facet) => (query[facet] ? labelOf(facet, query[facet]) ?? query[facet] : '')),
+    query.category,
+    query.source ? toDirectoryName(query.source) : '',
+  ]
     .filter((text) => text !== '')
     .map(isolateText);
-  const parts = [...filters, ...(query.live ? ['challenge detected'] : []), ...(query.offset > 0 ? [`page ${Math.floor(query.offset / HOME_PAGE_SIZE) + 1}`] : [])];
+  const sortTitle = HOME_SORTS.find((sort) => sort.value === query.sort)?.title ?? '';
+  const parts = [
+    ...filters,
+    ...(query.max_price_usd !== null ? [`at most ${formatUsd(query.max_price_usd)} per call`] : []),
+    ...(query.live ? ['challenge detected'] : []),
+    ...(sortTitle ? [sortTitle] : []),
+    ...(query.offset > 0 ? [`page ${Math.floor(query.offset / HOME_PAGE_SIZE) + 1}`] : []),
+  ];
   return parts.length > 0 ? parts.join(' · ') : SITE_NAME;
 }
 

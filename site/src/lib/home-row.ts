@@ -1,6 +1,6 @@
-import type { Service } from '../../../api/schemas.ts';
+import type { Service } from '../../../domain/schemas.ts';
 import { toRailLabel } from './directories.ts';
-import { formatUsd, toBaseUrl, truncate } from './format.ts';
+import { formatPercent, formatUsd, toBaseUrl, truncate } from './format.ts';
 import { toCheckResult, type CheckResult } from './result.ts';
 
 /**
@@ -20,6 +20,8 @@ export interface HomeRowView {
   meta: string[];
   /** The host of the main endpoint (`https://api.example.com`). */
   host: string;
+  /** The last 30 days' uptime and median latency, when known: `30 d: 96.7 % up · 143 ms median`, or null. */
+  health: string | null;
 }
 
 const DESCRIPTION_MAX = 220;
@@ -39,5 +41,17 @@ export function toHomeRow(service: Service): HomeRowView {
     price: formatUsd(service.price.usd) ?? 'No price listed',
     meta,
     host: toBaseUrl(service.endpoint),
+    health: toHealth(service.uptime_30d, service.median_latency_ms_30d),
   };
+}
+
+/**
+ * @example toHealth(0.967, 143) // '30 d: 96.7 % up · 143 ms median'
+ */
+function toHealth(uptime: number | null, latencyMs: number | null): string | null {
+  const parts = [
+    ...(uptime !== null && Number.isFinite(uptime) ? [`${formatPercent(uptime, 1)} up`] : []),
+    ...(latencyMs !== null && Number.isFinite(latencyMs) ? [`${Math.round(latencyMs).toLocaleString('en-US')} ms median`] : []),
+  ];
+  return parts.length > 0 ? `30 d: ${parts.join(' · ')}` : null;
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { makeService } from '../../../data/testing.ts';
 import { openFixtureDatabase } from '../../testing.ts';
 import { getHomeView } from './home.ts';
-import { EMPTY_QUERY, isFilteredQuery, readHomeQuery, toHomeHref, toHomePager, toHomeTitle, toStatus } from './home-query.ts';
+import { ServiceListQuery, toServiceQuery } from '../../../domain/list-query.ts';
+import { SORTS, SOURCE_KINDS } from '../../../domain/schemas.ts';
+import {
+  EMPTY_QUERY, HOME_SORTS, HOME_SOURCES, isFilteredQuery, readHomeQuery, toHomeHref, toHomePager, toHomeTitle, toListParams, toStatus, type HomeQuery,
+} from './home-query.ts';
 import { toHomeRow } from './home-row.ts';
 import { SITE_NAME, toPageTitle } from './site.ts';
 
@@ -46,13 +51,102 @@ describe('home.ts', () => {
 
   it('reads a query from a URL, ignoring junk, and writes it back', () => {
     const query = readHomeQuery(new URLSearchParams('rail=MPP&live=on&offset=250&q=%20a%20b%20&x=1'));
-    expect(query).toEqual({ q: 'a b', rail: 'mpp', chain: '', asset: '', live: true, offset: 200 });
+    expect(query).toEqual({ ...EMPTY_QUERY, q: 'a b', rail: 'mpp', live: true, offset: 200 });
     expect(toHomeHref(query)).toBe('/?q=a+b&rail=mpp&live=true&offset=200');
     expect(readHomeQuery(new URLSearchParams('offset=-5&live=maybe'))).toEqual(EMPTY_QUERY);
     expect(isFilteredQuery(EMPTY_QUERY)).toBe(false);
     expect(isFilteredQuery({ ...EMPTY_QUERY, offset: 100 })).toBe(true);
     expect(toStatus(703, 101, 200, false)).toBe('Showing 101–200 of 703 services');
     expect(toStatus(5, 101, 100, true)).toBe('No services on this page; 5 services match.');
+  });
+
+  it('reads the sort and the newer filters leniently: only values the list API accepts are kept, never an error', () => {
+    expect(readHomeQuery(new URLSearchParams('sort=PRICE&max_price_usd=%200.05%20&category=Data&source=MPP.dev'))).toEqual({
+      ...EMPTY_QUERY, sort: 'price', max_price_usd: 0.05, category: 'data', source: 'mpp.dev',
+    });
+    expect(readHomeQuery(new URLSearchParams('max_price_usd=0'))).toEqual({ ...EMPTY_QUERY, max_price_usd: 0 });
+    expect(readHomeQuery(new URLSearchParams('max_price_usd=1e-3'))).toEqual({ ...EMPTY_QUERY, max_price_usd: 0.001 });
+    for (const junk of ['sort=cheapest', 'sort=', 'source=nowhere', 'source=', 'max_price_usd=-1', 'max_price_usd=abc',
+      'max_price_usd=0x10', 'max_price_usd=1e400', 'max_price_usd=Infinity', 'max_price_usd=', 'category=']) {
+      expect(readHomeQuery(new URLSearchParams(junk)), junk).toEqual(EMPTY_QUERY);
+    }
+    // Every value kept is one the API takes: parsing what the script sends never throws.
+    for (const junk of ['sort=RELEVANCE&max_price_usd=-0', 'source=ACP&max_price_usd=.5', 'sort=x&source=y&max_price_usd=z']) {
+      expect(() => ServiceListQuery.parse(Object.fromEntries(toListParams(readHomeQuery(new URLSearchParams(junk)), 100))), junk).not.toThrow();
+    }
+    expect(HOME_SORTS.map((sort) => sort.value), 'the orders are the list API\'s').toEqual([...SORTS]);
+    expect([...HOME_SOURCES], 'the directory kinds are the list API\'s').toEqual([...SOURCE_KINDS]);
+  });
+
+  it('writes the sort and filters into the URL and reads them back the same; the default order is left out', () => {
+    const query: HomeQuery = {
+      q: 'weather', rail: 'x402', chain: 'base', asset: 'usdc', category: 'data', source: 'bazaar', max_price_usd: 0.01, live: true, sort: 'price', offset: 100,
+    };
+    const href = toHomeHref(query);
+    expect(href).toBe('/?q=weather&rail=x402&chain=base&asset=usdc&category=data&source=bazaar&max_price_usd=0.01&live=true&sort=price&offset=100');
+    expect(readHomeQuery(new URL(href, 'https://index.test').searchParams)).toEqual(query);
+    for (const sort of SORTS) {
+      const sorted = { ...EMPTY_QUERY, sort };
+      expect(readHomeQuery(new URL(toHomeHref(sorted), 'https://index.test').searchParams)).toEqual(sorted);
+    }
+    expect(toHomeHref({ ...EMPTY_QUERY, sort: 'live' })).toBe('/');
+    expect(toHomeHref({ ...EMPTY_QUERY, max_price_usd: 0 })).toBe('/?max_price_usd=0');
+    expect(isFilteredQuery({ ...EMPTY_QUERY, sort: 'newest' })).toBe(true);
+    expect(isFilteredQuery({ ...EMPTY_QUERY, max_price_usd: 0 })).toBe(true);
+    expect(toHomePager({ ...EMPTY_QUERY, sort: 'uptime', max_price_usd: 1 }, 250)[1]!.href).toBe('/?max_price_usd=1&sort=uptime&offset=100');
+    expect(toHomeTitle({ ...EMPTY_QUERY, category: 'data', source: 'mpp.dev', max_price_usd: 0.01, sort: 'price' }, () => undefined))
+      .toBe('\u2068data\u2069 · \u2068mpp.dev service directory\u2069 · at most $0.01 per call · cheapest first');
+    // What the script asks the API for is what the server render applies.
+    const params = toListParams(query, 100);
+    expect(params.toString()).toBe('limit=100&offset=100&q=weather&rail=x402&chain=base&asset=usdc&category=data&source=bazaar&max_price_usd=0.01&live=true&sort=price');
+    expect(toServiceQuery(ServiceListQuery.parse(Object.fromEntries(params)))).toEqual({
+      filters: { q: 'weather', rail: 'x402', chain: 'base', asset: 'usdc', category: 'data', source: 'bazaar', max_price_usd: 0.01, live: true },
+      page: { limit: 100, offset: 100 },
+      sort: 'price',
+    });
+    expect(toListParams(EMPTY_QUERY, 100).toString()).toBe('limit=100&offset=0');
+  });
+
+  it('lists in the order asked and filters by price, category and directory, as the list API does', () => {
+    const ids = (query: Partial<HomeQuery>) => getHomeView(db, { ...EMPTY_QUERY, ...query }).rows.map((row) => row.id);
+    // Cheapest first, unknown prices last, ties by id.
+    expect(ids({ sort: 'price' })).toEqual([
+      'many-example-com', 'alpha-example-com', 'dual-example-com', 'fresh-example-com', 'down-example-com', 'shop-example',
+    ]);
+    expect(ids({ sort: 'uptime' })).toEqual([
+      'dual-example-com', 'alpha-example-com', 'down-example-com', 'fresh-example-com', 'many-example-com', 'shop-example',
+    ]);
+    expect(ids({ sort: 'latency' }).slice(0, 3)).toEqual(['down-example-com', 'dual-example-com', 'alpha-example-com']);
+    expect(ids({ sort: 'price', max_price_usd: 0.01 })).toEqual(['many-example-com', 'alpha-example-com', 'dual-example-com', 'fresh-example-com']);
+    expect(ids({ max_price_usd: 0.005 })).toEqual(['many-example-com']);
+    expect(ids({ max_price_usd: 0 })).toEqual([]);
+    expect(ids(readHomeQuery(new URLSearchParams('category=COMMERCE')))).toEqual(['shop-example']);
+    expect(ids({ source: 'mpp.dev' })).toEqual(['many-example-com']);
+    expect(ids({ source: 'bazaar', sort: 'price' })).toEqual(['alpha-example-com', 'dual-example-com', 'fresh-example-com', 'down-example-com']);
+
+    const view = getHomeView(db, { ...EMPTY_QUERY, sort: 'price', max_price_usd: 0.01 });
+    expect(view.path).toBe('/?max_price_usd=0.01&sort=price');
+    expect(view.sortApplied).toBe('price');
+    expect(view.status).toBe('Showing 1–4 of 4 services matching');
+    expect(view.title).toBe('at most $0.01 per call · cheapest first');
+    expect(view.rails.find((o) => o.value === 'mpp')!.href, 'facet links keep the order and the price').toBe('/?rail=mpp&max_price_usd=0.01&sort=price');
+    expect(view.sorts.map((sort) => sort.label)).toEqual([
+      'Live first', 'Cheapest', 'Highest uptime (30 d)', 'Fastest (30 d median)', 'Newest', 'Best match (with a search)',
+    ]);
+    expect(view.categories.map((o) => [o.value, o.count])).toEqual([['data', 5], ['commerce', 1]]);
+    expect(view.sources.map((o) => [o.label, o.count])).toEqual([
+      ['x402 Bazaar (facilitator discovery)', 4], ['ACP merchant announcement', 1], ['mpp.dev service directory', 1], ['Open 402 Directory', 1],
+    ]);
+    // Best match needs words to rank by: without a search the list is read live first, and the choice is kept.
+    const relevance = getHomeView(db, { ...EMPTY_QUERY, sort: 'relevance' });
+    expect(relevance.sortApplied).toBe('live');
+    expect(relevance.query.sort).toBe('relevance');
+    expect(relevance.rows.map((row) => row.id)).toEqual(getHomeView(db, EMPTY_QUERY).rows.map((row) => row.id));
+  });
+
+  it('offers only directory kinds the list API accepts, whatever a directory stored', () => {
+    const hostile = openFixtureDatabase([makeService({ id: 'odd-example-com', sources: [{ source: 'Elsewhere<b>', url: null }] })]);
+    expect(getHomeView(hostile, EMPTY_QUERY).sources.map((o) => o.value)).toEqual(['bazaar', 'acp', 'mpp.dev', 'open402']);
   });
 
   it('pages with Previous and Next, and past the last page offers the last and the first page, never an empty one', () => {
@@ -85,7 +179,7 @@ describe('home.ts', () => {
   it('titles a searched or filtered page by its search and filters, their text isolated', () => {
     expect(getHomeView(db, EMPTY_QUERY).title).toBe(SITE_NAME);
     expect(toPageTitle(getHomeView(db, EMPTY_QUERY).title)).toBe('Payable-Service Index');
-    const view = getHomeView(db, { q: 'weather', rail: 'mpp', chain: 'eip155:8453', asset: 'pathusd', live: true, offset: 100 });
+    const view = getHomeView(db, { ...EMPTY_QUERY, q: 'weather', rail: 'mpp', chain: 'eip155:8453', asset: 'pathusd', live: true, offset: 100 });
     expect(toPageTitle(view.title))
       .toBe('\u2068weather\u2069 · \u2068MPP\u2069 · \u2068base\u2069 · \u2068pathUSD\u2069 · challenge detected · page 2 · Payable-Service Index');
     expect(toHomeTitle({ ...EMPTY_QUERY, rail: '\u202Ex', asset: 'doge' }, () => undefined)).toBe('\u2068\u202Ex\u2069 · \u2068doge\u2069');
@@ -107,8 +201,16 @@ describe('home.ts', () => {
       id: 'a', name: 'A', category: null, description: 'x'.repeat(500), rails: ['x402', 'mpp'], chains: ['base'], assets: ['USDC'],
       price: { usd: null, display: null }, endpoint: 'https://a.example/pay', facilitator: null, live: false, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
+      uptime_30d: null, checks_30d: 0, median_latency_ms_30d: null, flags: [], owner_verified: false,
     });
-    expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', meta: ['x402 + MPP', 'base', 'USDC'], host: 'https://a.example' });
+    expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', meta: ['x402 + MPP', 'base', 'USDC'], host: 'https://a.example', health: null });
     expect(row.description!.length).toBeLessThanOrEqual(220);
+    const checked = toHomeRow({
+      id: 'b', name: 'B', category: null, description: null, rails: ['x402'], chains: [], assets: [],
+      price: { usd: 0.01, display: null }, endpoint: 'https://b.example/pay', facilitator: null, live: true, last_seen_live: null,
+      first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
+      uptime_30d: 0.967, checks_30d: 30, median_latency_ms_30d: 1_432, flags: [], owner_verified: false,
+    });
+    expect(checked.health).toBe('30 d: 96.7 % up · 1,432 ms median');
   });
 });

@@ -1,19 +1,21 @@
-import { toFilters } from '../../../api/query.ts';
 import type { DB } from '../../../data/db.ts';
+import { ServiceListQuery, toServiceQuery } from '../../../domain/list-query.ts';
 import { getAssetLabels, listFacetCounts, type FacetCount } from '../../../data/pages.ts';
 import { listServices } from '../../../data/service-list.ts';
-import { getStats } from '../../../data/services.ts';
-import { toRailLabel } from './directories.ts';
+import { getStats } from '../../../data/service-read.ts';
+import { toDirectoryName, toRailLabel } from './directories.ts';
 import { formatUtc } from './format.ts';
 import {
-  HOME_PAGE_SIZE, isFilteredQuery, toCountsText, toHomeHref, toHomePager, toHomeTitle, toStatus, type Facet, type HomeQuery, type PagerItem,
+  HOME_PAGE_SIZE, HOME_SORTS, HOME_SOURCES, isFilteredQuery, toCountsText, toHomeHref, toHomePager, toHomeTitle, toStatus, type HomeQuery, type PagerItem,
+  type SelectFacet,
 } from './home-query.ts';
 import { toHomeRow, type HomeRowView } from './home-row.ts';
 
 /**
- * The home page: the whole index, searchable and filterable by rail, chain, asset, live and free text, with
- * counts. Filters use the list API's own rules (api/query.ts), so a form submitted without JavaScript, the
- * client script calling `/api/v1/services` and the API itself agree on every result.
+ * The home page: the whole index, searchable and filterable by rail, chain, asset, category, directory, price, live
+ * and free text, in any of the list's orders, with counts. Filters and orders use the list API's own rules
+ * (domain/list-query.ts), so a form submitted without JavaScript, the client script calling `/api/v1/services` and
+ * the API itself agree on every result.
  */
 
 export interface FacetOption {
@@ -37,6 +39,12 @@ export interface HomeView {
   rails: FacetOption[];
   chains: FacetOption[];
   assets: FacetOption[];
+  categories: FacetOption[];
+  /** The directories (source kinds) services are listed in. */
+  sources: FacetOption[];
+  /** The orders offered, and the one applied (`relevance` asked without words to rank by reads as `live`). */
+  sorts: ReadonlyArray<{ value: string; label: string }>;
+  sortApplied: string;
   /** Counts over every service matching the filters. */
   counts: { total: number; live: number; dualRail: number };
   /** `Showing 1–100 of 703 services`, or why nothing is shown. */
@@ -52,23 +60,27 @@ export interface HomeView {
  * @example getHomeView(db, EMPTY_QUERY).status // 'Showing 1–100 of 703 services'
  */
 export function getHomeView(db: DB, query: HomeQuery): HomeView {
-  const filters = toFilters({
-    q: query.q || undefined,
-    rail: query.rail || undefined,
-    chain: query.chain || undefined,
-    asset: query.asset || undefined,
-    live: query.live ? 'true' : undefined,
-  });
+  // Only values the API accepts reach here (readHomeQuery), so the strict parameters parse; the API's own reading
+  // (chain spellings, lower-casing, relevance only with words) then applies to the page as to the API.
+  const { filters, sort } = toServiceQuery(ServiceListQuery.parse({
+    q: query.q, rail: query.rail, chain: query.chain, asset: query.asset, live: query.live || undefined,
+    category: query.category || undefined, source: query.source || undefined, max_price_usd: query.max_price_usd ?? undefined,
+    sort: query.sort,
+  }));
   const normalized: HomeQuery = { ...query, chain: filters.chain ?? query.chain };
-  const { counts, services } = listServices(db, filters, { limit: HOME_PAGE_SIZE, offset: query.offset });
+  const list = listServices(db, { filters, page: { limit: HOME_PAGE_SIZE, offset: query.offset }, sort });
+  const { counts, services } = list;
   const stats = getStats(db);
   const facets = listFacetCounts(db);
   const assetLabels = getAssetLabels(db);
-  const options = (kind: Facet, label: (value: string) => string) => toOptions(facets, kind, normalized, label);
-  const facetOptions: Record<Facet, FacetOption[]> = {
+  const options = (kind: SelectFacet, label: (value: string) => string) => toOptions(facets, kind, normalized, label);
+  const facetOptions: Record<SelectFacet, FacetOption[]> = {
     rail: options('rail', toRailLabel),
     chain: options('chain', (value) => value),
     asset: options('asset', (value) => assetLabels.get(value) ?? value.toUpperCase()),
+    category: options('category', (value) => value),
+    // Only the kinds the list accepts: another kind stored by a directory could not be asked for.
+    source: options('source', toDirectoryName).filter((option) => HOME_SOURCE_SET.has(option.value)),
   };
   const from = query.offset + 1;
   const to = query.offset + services.length;
@@ -88,6 +100,10 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
     rails: facetOptions.rail,
     chains: facetOptions.chain,
     assets: facetOptions.asset,
+    categories: facetOptions.category,
+    sources: facetOptions.source,
+    sorts: HOME_SORTS.map(({ value, label }) => ({ value, label })),
+    sortApplied: list.sort,
     counts: { total: counts.total, live: counts.live, dualRail: counts.dual_rail },
     status: toStatus(counts.total, from, to, filtered),
     countsText: toCountsText(counts),
@@ -96,7 +112,9 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
   };
 }
 
-function toOptions(facets: FacetCount[], kind: Facet, query: HomeQuery, label: (value: string) => string): FacetOption[] {
+const HOME_SOURCE_SET: ReadonlySet<string> = new Set(HOME_SOURCES);
+
+function toOptions(facets: FacetCount[], kind: SelectFacet, query: HomeQuery, label: (value: string) => string): FacetOption[] {
   const prefix = `${kind}:`;
   const current = query[kind];
   return facets

@@ -1,9 +1,9 @@
-import type { Service, ServiceDetail } from '../../../api/schemas.ts';
+import type { Service, ServiceDetail } from '../../../domain/schemas.ts';
 import type { DB } from '../../../data/db.ts';
 import { median } from '../../../data/median.ts';
 import { countEndpoints, listEndpoints, listProbeDays, type EndpointRecord } from '../../../data/pages.ts';
-import { listProbes, PROBE_HISTORY, type ProbeRecord } from '../../../data/probes.ts';
-import { getService, listSourceUrls } from '../../../data/services.ts';
+import { listProbes, PROBE_HISTORY, type ProbeRecord } from '../../../data/probe-read.ts';
+import { getService, listSourceUrls } from '../../../data/service-read.ts';
 import { toLatencyChart, type LatencyChart } from './chart.ts';
 import { toDirectoryName, toRailLabel } from './directories.ts';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../api/app.ts';
-import { ServiceDetail, ServiceList, Stats } from '../../../api/schemas.ts';
+import { ServiceDetail, ServiceList, Stats } from '../../../domain/schemas.ts';
 import { testConfig } from '../../../api/testing.ts';
 import { FIXTURE_NOW, openFixtureDatabase } from '../../testing.ts';
 import { toServicesSnapshot, toServiceSnapshot, toStatsSnapshot } from './snapshots.ts';
@@ -13,7 +13,7 @@ describe('snapshots.ts', () => {
   it('writes the whole index in the list shape, agreeing with the list API', async () => {
     const snapshot = toServicesSnapshot(db, FIXTURE_NOW.toISOString());
     expect(ServiceList.parse(snapshot)).toEqual(snapshot);
-    expect(snapshot.page).toEqual({ limit: 6, offset: 0, next_offset: null });
+    expect(snapshot.page).toEqual({ limit: 6, offset: 0, next_offset: null, sort: 'live' });
     const live = await api('/api/v1/services?limit=500');
     expect(snapshot.services).toEqual(live.services);
     expect(snapshot.counts).toEqual(live.counts);

@@ -1,8 +1,8 @@
-import { ServiceDetail, ServiceList, Stats } from '../../../api/schemas.ts';
+import { ServiceDetail, ServiceList, Stats } from '../../../domain/schemas.ts';
 import type { DB } from '../../../data/db.ts';
 import { listAllServices } from '../../../data/pages.ts';
-import { listProbes } from '../../../data/probes.ts';
-import { getService, getStats, listSourceUrls } from '../../../data/services.ts';
+import { readServiceDetail } from '../../../data/service-detail.ts';
+import { getStats } from '../../../data/service-read.ts';
 
 /**
  * The JSON snapshots a build writes beside the pages, each parsed with the API's own zod schema before it is
@@ -20,7 +20,7 @@ export function toServicesSnapshot(db: DB, generatedAt: string): ServiceList {
     generated_at: generatedAt,
     counts: { total: stats.total, live: stats.live, dual_rail: stats.dual_rail },
     // The list shape caps limit at 500; the snapshot holds everything, so next_offset is null.
-    page: { limit: Math.min(500, Math.max(1, services.length)), offset: 0, next_offset: null },
+    page: { limit: Math.min(500, Math.max(1, services.length)), offset: 0, next_offset: null, sort: 'live' },
     services,
   });
 }
@@ -30,9 +30,11 @@ export function toStatsSnapshot(db: DB, generatedAt: string): Stats {
   return Stats.parse({ generated_at: generatedAt, ...getStats(db) });
 }
 
-/** One service in the detail shape, as `GET /api/v1/services/{id}` answers it, or null when not in the index. */
+/**
+ * One service in the detail shape, as `GET /api/v1/services/{id}` answers it (the stored detail answer, its uptime
+ * as of the service's last write: data/service-detail.ts), or null when not in the index.
+ */
 export function toServiceSnapshot(db: DB, id: string): ServiceDetail | null {
-  const service = getService(db, id);
-  if (!service) return null;
-  return ServiceDetail.parse({ ...service, source_urls: listSourceUrls(db, id), probes: listProbes(db, id) });
+  const stored = readServiceDetail(db, id);
+  return stored && ServiceDetail.parse(JSON.parse(stored.body));
 }

@@ -1,13 +1,11 @@
 import type { DB } from '../../../data/db.ts';
-import { countProbeDaysSince, countProbesSince, type CheckCounts } from '../../../data/pages.ts';
+import type { CheckCounts } from '../../../data/pages.ts';
+import { getUptime as readUptime } from '../../../data/uptime.ts';
+import { UPTIME_WINDOWS } from '../../../domain/schemas.ts';
 import { formatPercent, plural } from './format.ts';
 
-/** The windows a listing page shows uptime over. */
-export const UPTIME_WINDOWS = [
-  { label: '24 h', hours: 24 },
-  { label: '7 d', hours: 7 * 24 },
-  { label: '30 d', hours: 30 * 24 },
-] as const;
+/** The windows a listing page shows uptime over (ServiceDetail's `uptime`). */
+export { UPTIME_WINDOWS };
 
 export interface UptimeView {
   label: string;
@@ -18,18 +16,13 @@ export interface UptimeView {
 }
 
 /**
- * Uptime of a service's main endpoint: the share of checks in each window that detected a challenge.
- * The 24 h window counts raw probes; longer windows use the daily roll-ups when they hold at least as many
- * checks as the raw probes still kept (the crawler prunes old probes and keeps the roll-ups), else the probes.
+ * Uptime of a service's main endpoint, as the page shows it: the figures of `getUptime` (data/uptime.ts, the same
+ * the detail answer carries) for each window, as text.
  * @example getUptime(db, 'api-example-com', new Date())[0] // { label: '24 h', percent: '100 %', detail: '...' }
  */
 export function getUptime(db: DB, serviceId: string, now: Date): UptimeView[] {
-  return UPTIME_WINDOWS.map((window) => {
-    const since = new Date(now.getTime() - window.hours * 3_600_000);
-    const raw = countProbesSince(db, serviceId, since.toISOString());
-    const counts = window.hours <= 24 ? raw : larger(raw, countProbeDaysSince(db, serviceId, since.toISOString().slice(0, 10)));
-    return toUptimeView(window.label, counts);
-  });
+  const uptime = readUptime(db, serviceId, now);
+  return UPTIME_WINDOWS.map((window) => toUptimeView(window.label, { checks: uptime[window.key].checks, challenges: uptime[window.key].detected }));
 }
 
 /** One window's figures as text. */
@@ -41,5 +34,3 @@ export function toUptimeView(label: string, counts: CheckCounts): UptimeView {
     detail: percent === null ? '' : `${counts.challenges.toLocaleString('en-US')} of ${plural(counts.checks, 'check')} detected a challenge`,
   };
 }
-
-const larger = (a: CheckCounts, b: CheckCounts): CheckCounts => (b.checks >= a.checks && b.checks > 0 ? b : a);

@@ -1,6 +1,7 @@
-import type { ServiceList } from '../../../api/schemas.ts';
+import type { ServiceList } from '../../../domain/schemas.ts';
 import {
-  FACETS, HOME_PAGE_SIZE, isFilteredQuery, readHomeQuery, toCountsText, toHomeHref, toHomePager, toHomeTitle, toStatus, type Facet, type HomeQuery,
+  HOME_PAGE_SIZE, isFilteredQuery, readHomeQuery, SELECT_FACETS, toCountsText, toHomeHref, toHomePager, toHomeTitle, toListParams, toStatus,
+  type Facet, type HomeQuery,
 } from '../lib/home-query.ts';
 import { toHomeRow, type HomeRowView } from '../lib/home-row.ts';
 import { toPageTitle } from '../lib/site.ts';
@@ -24,20 +25,27 @@ export function enhanceSearch(doc: Document = document): void {
   /** A load that should add a history entry and was superseded before it answered passes that on. */
   let pushPending = false;
 
+  /** The form read as its submission is, by the same lenient rules (a negative or unreadable price is no limit). */
   const readForm = (offset = 0): HomeQuery => {
-    const data = new FormData(form);
-    const text = (name: string) => String(data.get(name) ?? '').trim();
-    return { q: text('q'), rail: text('rail'), chain: text('chain'), asset: text('asset'), live: data.get('live') !== null, offset };
+    const params = new URLSearchParams();
+    new FormData(form).forEach((value, name) => {
+      if (typeof value === 'string') params.append(name, value);
+    });
+    return { ...readHomeQuery(params), offset };
   };
 
   const writeForm = (query: HomeQuery) => {
     const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
     const q = field('q');
     if (q) q.value = query.q;
-    for (const name of FACETS) {
+    for (const name of SELECT_FACETS) {
       const select = field(name) as HTMLSelectElement | null;
       if (select) select.value = query[name];
     }
+    const price = field('max_price_usd');
+    if (price) price.value = query.max_price_usd === null ? '' : String(query.max_price_usd);
+    const sort = field('sort');
+    if (sort) sort.value = query.sort;
     const live = field('live') as HTMLInputElement | null;
     if (live) live.checked = query.live;
   };
@@ -49,10 +57,7 @@ export function enhanceSearch(doc: Document = document): void {
     inFlight?.abort();
     const controller = new AbortController();
     inFlight = controller;
-    const params = new URLSearchParams({ limit: String(pageSize), offset: String(query.offset) });
-    if (query.q) params.set('q', query.q);
-    for (const name of FACETS) if (query[name]) params.set(name, query[name]);
-    if (query.live) params.set('live', 'true');
+    const params = toListParams(query, pageSize);
     form.setAttribute('aria-busy', 'true');
     try {
       const response = await fetch(`/api/v1/services?${params}`, { signal: controller.signal, headers: { accept: 'application/json' } });
@@ -161,6 +166,7 @@ function toRowElement(doc: Document, row: HomeRowView): HTMLLIElement {
   name.className = 'name';
   name.append(toText(doc, 'bdi', row.name));
   head.append(name, ' ', toText(doc, 'span', row.result.text, `badge ${row.result.kind}`), ' ', toText(doc, 'span', row.price, 'price'));
+  if (row.health) head.append(' ', toText(doc, 'span', row.health, 'health'));
   item.append(head);
   if (row.description) item.append(toText(doc, 'p', row.description, 'desc'));
   const meta = toText(doc, 'p', '', 'meta');

@@ -1,4 +1,4 @@
-import { listRouteGroups, type DocsOptions } from '../docs.ts';
+import { listRouteGroups, toMcpConfigs, type DocsOptions } from '../docs.ts';
 
 export interface LlmsTxtFacts extends DocsOptions {
   total: number;
@@ -30,11 +30,21 @@ minute per client; reads are cached 300 s at the edge.
   or a challenge body) on the last check; \`false\` means it did not; \`null\` means not checked yet (\`acp://\`
   endpoints are never checked). A check does not test payment, delivery or client compatibility.
 - The whole index in one request: ${siteUrl}/snapshots/services.json (same shape as \`GET /api/v1/services\`).
-- Page through the API with \`offset\` = \`page.next_offset\` until it is null. Sort: live first, then id.
+- Page through the API with \`offset\` = \`page.next_offset\` until it is null. Sort: live first, then id, or
+  \`sort\` = price, uptime, latency, newest, relevance (with \`q\`); \`max_price_usd\` bounds the price per call.
 - Errors: \`{"error": {"code", "message"}}\`; codes not_found, invalid_endpoint, invalid_json, invalid_ids,
   missing_query, rate_limited, internal_error. 429 carries \`Retry-After\`.
 
 ${routes}
+
+## MCP
+
+The same operations are MCP tools at ${siteUrl}/mcp (Streamable HTTP, stateless, JSON answers; \`structuredContent\`
+is exactly the REST body). A client configuration:
+
+\`\`\`json
+${toMcpConfigs(siteUrl).http}
+\`\`\`
 
 ## Documents
 

@@ -1,10 +1,24 @@
 import { z } from 'zod';
-import { RAILS } from '../data/types.ts';
 
 /**
- * The single source of truth for every request and response shape of the API:
- * types come from `z.infer`, tests validate responses against these, and `/openapi.json` is generated from them.
+ * The domain's shapes, shared by `data/`, `api/`, the MCP server and `site/`, which import them from here: the single
+ * source of truth for every response shape. Types come from `z.infer`, tests validate answers against these, and
+ * `/openapi.json` and the MCP tools' schemas are generated from them.
  */
+
+/** The payment rails the index covers. */
+export const RAILS = ['x402', 'mpp', 'acp'] as const;
+export type Rail = (typeof RAILS)[number];
+
+/** The directories the crawler reads, highest naming priority first (crawler/dedupe.ts). */
+export const SOURCE_KINDS = ['catalog', 'mpp.dev', 'bazaar', 'wellknown', 'submission', 'open402', 'acp'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** Facts the index observed that a bare challenge hides; a flag never changes `live`. */
+export const FLAGS = [
+  'wildcard_402', 'template_url', 'extreme_price', 'price_mismatch', 'testnet_only', 'unreachable_30d', 'challenge_nonstandard',
+] as const;
+export type Flag = (typeof FLAGS)[number];
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -33,6 +47,13 @@ export const Service = z
     last_seen_live: dateTime.nullable(),
     first_indexed: dateTime,
     sources: z.array(z.string()).meta({ description: 'Directories the service was found in.' }),
+    uptime_30d: z.number().min(0).max(1).nullable()
+      .meta({ description: "Share of the last 30 days' checks that detected a challenge; null when there were none." }),
+    checks_30d: z.int().min(0).meta({ description: 'Checks of the main endpoint in the last 30 days.' }),
+    median_latency_ms_30d: z.int().nullable()
+      .meta({ description: 'Median response time of the last 30 days\' answered checks, in ms; null when none answered.' }),
+    flags: z.array(z.string()).meta({ description: `What the index observed that a bare challenge hides: ${FLAGS.join(', ')}.` }),
+    owner_verified: z.boolean().meta({ description: 'true when the owner of the host proved control of it.' }),
   })
   .meta({ id: 'Service' });
 export type Service = z.infer<typeof Service>;
@@ -49,11 +70,42 @@ export const Probe = z
   })
   .meta({ id: 'Probe' });
 
+export const UptimeWindow = z
+  .object({
+    checks: z.int().min(0),
+    detected: z.int().min(0).meta({ description: 'Checks that detected a challenge.' }),
+    ratio: z.number().min(0).max(1).nullable().meta({ description: 'detected / checks; null when there were no checks.' }),
+  })
+  .meta({ id: 'UptimeWindow' });
+export type UptimeWindow = z.infer<typeof UptimeWindow>;
+
+/** The windows uptime is reported over, as ServiceDetail names them. */
+export const UPTIME_WINDOWS = [
+  { key: '24h', label: '24 h', hours: 24 },
+  { key: '7d', label: '7 d', hours: 7 * 24 },
+  { key: '30d', label: '30 d', hours: 30 * 24 },
+] as const;
+
+export const Uptime = z
+  .object({ '24h': UptimeWindow, '7d': UptimeWindow, '30d': UptimeWindow })
+  .meta({ id: 'Uptime', description: 'Checks of the main endpoint over the last 24 hours, 7 days and 30 days.' });
+export type Uptime = z.infer<typeof Uptime>;
+
 export const ServiceDetail = Service.extend({
   source_urls: z.array(z.object({ source: z.string(), url: z.string().nullable() })),
   probes: z.array(Probe).meta({ description: 'The last 20 liveness probes, newest first.' }),
+  uptime: Uptime,
 }).meta({ id: 'ServiceDetail' });
 export type ServiceDetail = z.infer<typeof ServiceDetail>;
+
+/**
+ * The orders a list can be read in; every one breaks ties by id. `price`, `uptime` and `latency` put unknown values
+ * last; `relevance` applies only with `q` (without it the list is read in `live` order, and `page.sort` says so).
+ */
+export const SORTS = ['live', 'price', 'uptime', 'latency', 'newest', 'relevance'] as const;
+export type Sort = (typeof SORTS)[number];
+
+const Census = z.record(z.string(), z.int());
 
 const Counts = z.object({ total: z.int(), live: z.int(), dual_rail: z.int() });
 
@@ -65,6 +117,7 @@ export const ServiceList = z
       limit: z.int().min(1).max(500),
       offset: z.int().min(0),
       next_offset: z.int().nullable().meta({ description: 'null on the last page.' }),
+      sort: z.enum(SORTS).meta({ description: 'The order applied.' }),
     }),
     services: z.array(Service),
   })
@@ -80,6 +133,9 @@ export const Stats = z
     dual_rail: z.int(),
     rails: z.int().meta({ description: 'Number of rails with at least one service.' }),
     last_probe_at: dateTime.nullable(),
+    by_rail: Census.meta({ description: 'Services per rail.' }),
+    by_chain: Census.meta({ description: 'Services per chain.' }),
+    by_asset: Census.meta({ description: 'Services per asset symbol.' }),
   })
   .meta({ id: 'Stats' });
 export type Stats = z.infer<typeof Stats>;
@@ -143,28 +199,3 @@ export const ErrorResponse = z
   })
   .meta({ id: 'Error' });
 
-/** The page sizes the list applies (api/query.ts clamps what it is asked to these). */
-export const PAGE_LIMIT = { min: 1, max: 500, default: 100 };
-
-export const ListQuery = z.object({
-  rail: z.string().optional().meta({ description: 'x402, mpp or acp.' }),
-  chain: z.string().optional().meta({ description: 'A chain name (base, solana, tempo) or its CAIP-2 id (eip155:8453).' }),
-  asset: z.string().optional().meta({ description: 'An asset symbol such as USDC.' }),
-  live: z.boolean().optional().meta({ description: 'true: only services that answered a payment challenge on the last check; false: the others.' }),
-  q: z.string().optional().meta({ description: 'Free text over name, category, description and endpoints: every word, or "quoted phrase" as written, must occur as a substring, in any case.' }),
-  limit: z.int().min(PAGE_LIMIT.min).max(PAGE_LIMIT.max).default(PAGE_LIMIT.default)
-    .meta({ description: 'Page size 1-500, default 100 (clamped; page.limit says what was applied).' }),
-  offset: z.int().min(0).default(0).meta({ description: 'Services to skip, default 0. Follow page.next_offset until it is null.' }),
-});
-
-export const BatchBody = z
-  .object({ ids: z.array(z.string()).min(1).meta({ description: '1-100 distinct service ids; case-insensitive; duplicates ignored.' }) })
-  .meta({ id: 'BatchRequest' });
-
-export const SubmitBody = z
-  .object({
-    endpoint: z.url().meta({ description: 'Absolute http(s) URL answering the payment challenge.' }),
-    name: z.string().optional(),
-    contact: z.string().optional().meta({ description: 'Kept private: never shown in any response.' }),
-  })
-  .meta({ id: 'SubmitRequest' });

@@ -1,0 +1,114 @@
+import type { z } from 'zod';
+import type { DetailCache } from '../data/detail-cache.ts';
+import type { ErrorCode } from '../domain/schemas.ts';
+import type { AppDeps } from './app.ts';
+import { apiError } from './errors.ts';
+import type { Fetchable } from './purchase/pay.ts';
+
+/*
+ * An operation is declared once: its name, method and path, the zod schemas of what it reads (path, query, headers,
+ * body) and answers, its summary, the errors it may answer, and its handler over `data/`. The h3 routes (api/app.ts),
+ * the OpenAPI document (api/openapi.ts), the /docs tables (site/src/lib/docs.ts) and the MCP tools (api/mcp/) are all
+ * made from the list of them (api/operations.ts), so none can disagree with another.
+ */
+
+type Shape = z.ZodObject;
+
+export interface OperationInput {
+  path?: Shape;
+  query?: Shape;
+  headers?: Shape;
+  body?: z.ZodType;
+}
+
+/** What a handler is given: each part of the request as its schema read it. */
+export interface Parsed<I extends OperationInput> {
+  path: I['path'] extends Shape ? z.output<I['path']> : Record<string, never>;
+  query: I['query'] extends Shape ? z.output<I['query']> : Record<string, never>;
+  headers: I['headers'] extends Shape ? z.output<I['headers']> : Record<string, never>;
+  body: I['body'] extends z.ZodType ? z.output<I['body']> : undefined;
+}
+
+/** Where an operation runs: the app's dependencies and the origin it was reached at (for the URLs it answers). */
+export interface OperationContext {
+  deps: AppDeps;
+  /** Service detail answers, from memory when held (data/detail-cache.ts). */
+  details: DetailCache;
+  /** The origin the request came to, e.g. `http://127.0.0.1:4321`. */
+  origin: string;
+  /** The app itself, for an operation that calls another route in process (the purchase approval). */
+  app?: Fetchable;
+}
+
+/** An MCP tool made from an operation: its arguments are the operation's path, query and body fields in one object. */
+export interface ToolSpec {
+  name: string;
+  title: string;
+  /** A read that changes nothing (MCP `readOnlyHint`). */
+  readOnly: boolean;
+}
+
+/** Request examples for /docs: the values filled into the path, the query string and the body. */
+export interface OperationExample {
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Operation<I extends OperationInput = OperationInput> {
+  /** The OpenAPI operationId. */
+  id: string;
+  method: 'GET' | 'POST';
+  /** With `{name}` placeholders, as OpenAPI writes them. */
+  path: string;
+  summary: string;
+  /** Which documentation group it belongs to. */
+  group: 'index' | 'purchase';
+  input: I;
+  output: z.ZodType;
+  /** Status -> what it means, for every answer but 200, 429 and 500 (which every operation may give). */
+  errors: Record<string, string>;
+  /** The error code a field's invalid value answers; `invalid_json` for a body, `missing_query` otherwise by default. */
+  fieldErrors?: Record<string, ErrorCode>;
+  tool?: ToolSpec;
+  examples?: (context: { exampleId: string }) => OperationExample[];
+  /** Answers a value of `output`, or that value already serialized (a `JsonBytes` or `JsonReply` of api/http.ts). */
+  handle(input: Parsed<I>, context: OperationContext): unknown;
+}
+
+/**
+ * Declares an operation with its handler's input typed from its schemas.
+ * @example export const getStats = defineOperation({ id: 'getStats', method: 'GET', path: '/api/v1/stats', ... });
+ */
+export function defineOperation<I extends OperationInput>(operation: Operation<I>): Operation {
+  return operation as unknown as Operation;
+}
+
+type Part = keyof OperationInput;
+
+/**
+ * Reads one part of a request with its schema, or throws the Error shape (400) naming the field and what it allows:
+ * the one mapping of zod's issues to the API's errors.
+ */
+export function readPart(operation: Operation, part: Part, value: unknown): unknown {
+  const schema = operation.input[part];
+  if (!schema) return part === 'body' ? undefined : {};
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.length > 0 ? String(issue.path[0]) : '';
+  const code = operation.fieldErrors?.[field] ?? (part === 'body' ? 'invalid_json' : 'missing_query');
+  const missing = field !== '' && (value as Record<string, unknown> | undefined)?.[field] === undefined;
+  throw apiError(400, code, toMessage(part, field, issue, missing));
+}
+
+/** A field's issue in words: the schema's own message, else "is required" for a missing field, else zod's. */
+function toMessage(part: Part, field: string, issue: z.core.$ZodIssue, missing: boolean): string {
+  if (field === '') return issue.message;
+  const where = part === 'query' ? 'query parameter' : part === 'headers' ? 'header' : part === 'path' ? 'path segment' : 'field';
+  const own = !issue.message.startsWith('Invalid input');
+  const message = own || !missing ? issue.message : 'is required';
+  const at = issue.path.length > 1 ? ` (at ${issue.path.join('.')})` : '';
+  return `The ${where} "${field}"${at} ${message}.`;
+}

@@ -1,0 +1,27 @@
+import type { Operation } from '../operation.ts';
+import {
+  approvePurchaseOperation, createPurchaseOperation, getCatalogOperation, getCatalogServiceOperation, getPurchaseOperation,
+} from '../purchase/operations.ts';
+import {
+  batchServicesByQueryOperation, batchServicesOperation, getServiceOperation, getStatsOperation, listServicesOperation,
+} from './services.ts';
+import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
+
+/**
+ * Every public operation of the API, in the order the documentation lists them: REST routes, `/openapi.json`,
+ * `/docs` and the MCP tools are all made from this list.
+ */
+export const OPERATIONS: readonly Operation[] = [
+  listServicesOperation,
+  getServiceOperation,
+  batchServicesOperation,
+  batchServicesByQueryOperation,
+  getStatsOperation,
+  submitServiceOperation,
+  getSubmissionOperation,
+  getCatalogOperation,
+  getCatalogServiceOperation,
+  createPurchaseOperation,
+  getPurchaseOperation,
+  approvePurchaseOperation,
+];

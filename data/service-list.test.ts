@@ -1,0 +1,215 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import type { ServiceFilters } from '../domain/list-query.ts';
+import { SORTS, type Sort } from '../domain/schemas.ts';
+import { migrate, type DB } from './db.ts';
+import { migrations } from './migrations/index.ts';
+import { recordProbes } from './probes.ts';
+import { listServices } from './service-list.ts';
+import { getService, getStats } from './service-read.ts';
+import { upsertServices } from './services.ts';
+import { makeService, openTestDatabase } from './testing.ts';
+import type { ProbeInput } from './types.ts';
+
+const NOW = '2026-11-01T00:00:00.000Z';
+const HOUR = 3_600_000;
+const hoursAgo = (hours: number) => new Date(Date.parse(NOW) - hours * HOUR).toISOString();
+
+function probe(id: string, ok: boolean, at: string, latency: number | null = 100, status: number | null = ok ? 402 : 404): ProbeInput {
+  return { service_id: id, probed_at: at, ok, status_code: status, method: 'GET', latency_ms: latency, reason: ok ? null : 'no challenge', detected_rails: ok ? ['x402'] : [] };
+}
+
+/**
+ * Nine services with ties on every key: prices (two unknown), first indexed at three times, uptime and latency from
+ * their probes (two never probed), categories, facilitators and sources.
+ */
+function fixture(): DB {
+  const db = openTestDatabase();
+  const price = (usd: number | null) => ({ usd, display: usd === null ? null : `$${usd}` });
+  upsertServices(db, [
+    makeService({ id: 'a-test', price: price(0.01), category: 'Data', facilitator: 'https://x402.org/facilitator', name: 'Weather now' }),
+    makeService({ id: 'b-test', price: price(0.002), category: 'AI', rails: ['x402', 'mpp'], chains: ['base', 'tempo'], assets: ['USDC', 'pathUSD'],
+      sources: [{ source: 'mpp.dev', url: null }], description: 'weather weather weather forecasts' }),
+    makeService({ id: 'c-test', price: price(null), category: 'data', facilitator: 'https://api.cdp.coinbase.com/x402' }),
+    makeService({ id: 'd-test', price: price(0.01), category: null, rails: ['mpp'], chains: ['tempo'], sources: [{ source: 'mpp.dev', url: null }] }),
+  ], hoursAgo(72));
+  upsertServices(db, [
+    makeService({ id: 'e-test', price: price(0.05), category: 'DATA', description: 'Weather archive' }),
+    makeService({ id: 'f-test', price: price(null), category: null, facilitator: 'https://facilitator.payai.network' }),
+    makeService({ id: 'g-test', price: price(0.002), category: 'ai' }),
+  ], hoursAgo(48));
+  upsertServices(db, [
+    makeService({ id: 'h-test', price: price(0.01), category: null, sources: [{ source: 'submission', url: null }] }),
+    makeService({ id: 'i-test', price: price(0.002), category: null }),
+  ], hoursAgo(24));
+  // Uptime over 30 days: a 4/4, b 3/4, c 3/4, d 1/4, e 0/2, f 4/4, g 1/4; h and i never probed.
+  const runs: Record<string, Array<[boolean, number | null]>> = {
+    'a-test': [[true, 300], [true, 100], [true, 200], [true, 400]],
+    'b-test': [[true, 50], [false, 60], [true, 70], [true, 80]],
+    'c-test': [[true, 500], [true, 500], [false, 500], [true, 500]],
+    'd-test': [[false, 90], [false, 90], [false, 90], [true, 90]],
+    'e-test': [[false, null], [false, null]],
+    'f-test': [[true, 200], [true, 200], [true, 200], [true, 200]],
+    'g-test': [[false, 100], [false, 100], [true, 300], [false, 500]],
+  };
+  recordProbes(db, Object.entries(runs).flatMap(([id, results]) =>
+    results.map(([ok, latency], k) => probe(id, ok, hoursAgo(6 * (results.length - 1 - k)), latency, latency === null ? null : ok ? 402 : 404))));
+  return db;
+}
+
+const ALL = { limit: 100, offset: 0 };
+
+function ids(db: DB, sort: Sort, filters: ServiceFilters = {}): string[] {
+  return listServices(db, { filters, page: ALL, sort }).services.map((service) => service.id);
+}
+
+/** Every page of a query, `limit` at a time, following the offsets the list gives. */
+function walk(db: DB, sort: Sort, filters: ServiceFilters, limit: number): string[] {
+  const seen: string[] = [];
+  for (let offset = 0; ; offset += limit) {
+    const page = listServices(db, { filters, page: { limit, offset }, sort });
+    seen.push(...page.services.map((service) => service.id));
+    if (!page.more) return seen;
+  }
+}
+
+describe('list orders', () => {
+  it('sort each way, ties by id, unknown values last', () => {
+    const db = fixture();
+    expect(ids(db, 'live')).toEqual(['a-test', 'b-test', 'c-test', 'd-test', 'f-test', 'e-test', 'g-test', 'h-test', 'i-test']);
+    expect(ids(db, 'price')).toEqual(['b-test', 'g-test', 'i-test', 'a-test', 'd-test', 'h-test', 'e-test', 'c-test', 'f-test']);
+    expect(ids(db, 'uptime')).toEqual(['a-test', 'f-test', 'b-test', 'c-test', 'd-test', 'g-test', 'e-test', 'h-test', 'i-test']);
+    // Medians b 65, d 90, f and g 200, a 250, c 500; e answered nothing (timeouts): no latency, like the never probed.
+    expect(ids(db, 'latency')).toEqual(['b-test', 'd-test', 'f-test', 'g-test', 'a-test', 'c-test', 'e-test', 'h-test', 'i-test']);
+    expect(ids(db, 'newest')).toEqual(['h-test', 'i-test', 'e-test', 'f-test', 'g-test', 'a-test', 'b-test', 'c-test', 'd-test']);
+  });
+
+  it('keep the 30-day figures each service carries in step with its probes', () => {
+    const db = fixture();
+    expect(getService(db, 'b-test')).toMatchObject({ uptime_30d: 0.75, checks_30d: 4, median_latency_ms_30d: 65, flags: [], owner_verified: false });
+    expect(getService(db, 'e-test')).toMatchObject({ uptime_30d: 0, checks_30d: 2, median_latency_ms_30d: null });
+    expect(getService(db, 'h-test')).toMatchObject({ uptime_30d: null, checks_30d: 0, median_latency_ms_30d: null });
+  });
+
+  it('report the order applied: relevance only with words to rank by', () => {
+    const db = fixture();
+    for (const sort of SORTS.filter((one) => one !== 'relevance')) {
+      expect(listServices(db, { filters: {}, page: ALL, sort }).sort).toBe(sort);
+    }
+    expect(listServices(db, { filters: {}, page: ALL, sort: 'relevance' }).sort).toBe('live');
+    // Words under three characters match by LIKE, with nothing to rank: the live order, and it says so.
+    expect(listServices(db, { filters: { q: 'b' }, page: ALL, sort: 'relevance' }).sort).toBe('live');
+    const ranked = listServices(db, { filters: { q: 'weather' }, page: ALL, sort: 'relevance' });
+    expect(ranked.sort).toBe('relevance');
+    // bm25: b says weather four times; e once in a short description; a once in its name, beside a longer description.
+    expect(ranked.services.map((service) => service.id)).toEqual(['b-test', 'e-test', 'a-test']);
+    expect(ranked.counts).toEqual({ total: 3, live: 2, dual_rail: 1 });
+  });
+
+  it('page exactly under every order and filter: no repeats, none skipped', () => {
+    const db = fixture();
+    const filterSets: ServiceFilters[] = [
+      {}, { live: true }, { rail: 'x402' }, { category: 'data' }, { max_price_usd: 0.01 }, { facilitator: 'x402' },
+      { source: 'mpp.dev' }, { no_flags: true }, { q: 'test' }, { q: 'weather' }, { rail: 'x402', max_price_usd: 0.01, live: true },
+      { q: 'test', chain: 'base' }, { category: 'ai', no_flags: true },
+    ];
+    for (const sort of SORTS) {
+      for (const filters of filterSets) {
+        const full = listServices(db, { filters, page: ALL, sort });
+        for (const limit of [2, 3]) {
+          const pages = walk(db, sort, filters, limit);
+          expect(pages, `${sort} ${JSON.stringify(filters)} by ${limit}`).toEqual(full.services.map((service) => service.id));
+          expect(new Set(pages).size).toBe(pages.length);
+          expect(pages.length).toBe(full.counts.total);
+        }
+      }
+    }
+  });
+});
+
+describe('list filters', () => {
+  it('category exactly in any case, price at most (unknown left out), facilitator substring, source', () => {
+    const db = fixture();
+    expect(ids(db, 'live', { category: 'data' })).toEqual(['a-test', 'c-test', 'e-test']);
+    expect(ids(db, 'live', { category: 'dat' })).toEqual([]);
+    expect(ids(db, 'price', { max_price_usd: 0.01 })).toEqual(['b-test', 'g-test', 'i-test', 'a-test', 'd-test', 'h-test']);
+    expect(ids(db, 'live', { max_price_usd: 0 })).toEqual([]);
+    expect(ids(db, 'live', { facilitator: 'x402' })).toEqual(['a-test', 'c-test']);
+    expect(ids(db, 'live', { facilitator: 'payai' })).toEqual(['f-test']);
+    expect(ids(db, 'live', { source: 'mpp.dev' })).toEqual(['b-test', 'd-test']);
+    expect(ids(db, 'live', { source: 'submission' })).toEqual(['h-test']);
+    expect(ids(db, 'price', { category: 'ai', rail: 'x402' })).toEqual(['b-test', 'g-test']);
+  });
+
+  it('count what the filters match, whatever the order', () => {
+    const db = fixture();
+    for (const sort of SORTS) {
+      const list = (filters: ServiceFilters) => listServices(db, { filters, page: { limit: 1, offset: 0 }, sort }).counts;
+      expect(list({ category: 'data' })).toEqual({ total: 3, live: 2, dual_rail: 0 });
+      expect(list({ max_price_usd: 0.01 })).toEqual({ total: 6, live: 3, dual_rail: 1 });
+      expect(list({ source: 'mpp.dev', live: true })).toEqual({ total: 2, live: 2, dual_rail: 1 });
+      expect(list({ facilitator: 'COINBASE'.toLowerCase() })).toEqual({ total: 1, live: 1, dual_rail: 0 });
+    }
+  });
+
+  it('flag and flags=none', () => {
+    const db = fixture();
+    // Flags are written by a later change; set here in SQL, with the facet rows upsertService writes for them.
+    db.prepare(`UPDATE services SET flags = '["wildcard_402"]' WHERE id IN ('b-test', 'e-test')`).run();
+    upsertServices(db, [getServiceInputLike(db, 'b-test'), getServiceInputLike(db, 'e-test')], hoursAgo(1));
+    expect(getService(db, 'b-test')!.flags).toEqual(['wildcard_402']);
+    expect(ids(db, 'live', { flag: 'wildcard_402' })).toEqual(['b-test', 'e-test']);
+    expect(ids(db, 'price', { flag: 'template_url' })).toEqual([]);
+    expect(ids(db, 'live', { no_flags: true })).toEqual(['a-test', 'c-test', 'd-test', 'f-test', 'g-test', 'h-test', 'i-test']);
+    expect(listServices(db, { filters: { no_flags: true, rail: 'mpp' }, page: ALL, sort: 'uptime' }).counts).toEqual({ total: 1, live: 1, dual_rail: 0 });
+  });
+});
+
+describe('stats', () => {
+  it('count services by rail, chain and asset (as first spelled)', () => {
+    const db = fixture();
+    expect(getStats(db)).toMatchObject({
+      total: 9, rails: 2,
+      by_rail: { x402: 8, mpp: 2 },
+      by_chain: { base: 8, tempo: 2 },
+      by_asset: { USDC: 9, pathUSD: 1 },
+    });
+  });
+});
+
+describe('migration 009', () => {
+  it('adds the columns, backfills the 30-day figures and the new facets, and drops stored details', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    const version = migrations.findIndex((migration) => migration.name === '009-richer-lists');
+    db.transaction(() => {
+      for (const migration of migrations.slice(0, version)) db.exec(migration.up);
+      db.pragma(`user_version = ${version}`);
+    })();
+    db.prepare(`INSERT INTO services (id, name, category, endpoint, rails, chains, assets, sources, dual_rail, live, live_rank,
+        last_probe_at, first_indexed, updated_at) VALUES ('a-test', 'A', 'Data', 'https://a.test/', '["x402"]', '[]', '[]',
+        '["bazaar","open402"]', 0, 1, 0, ?, ?, ?)`).run(NOW, NOW, NOW);
+    const insertProbe = db.prepare(`INSERT INTO probes (service_id, probed_at, ok, status_code, latency_ms) VALUES ('a-test', ?, ?, ?, ?)`);
+    insertProbe.run(hoursAgo(0), 1, 402, 100);
+    insertProbe.run(hoursAgo(1), 0, 500, 300);
+    insertProbe.run(hoursAgo(30), 1, 402, 200);
+    // Days before the raw probes kept: their medians count once per check.
+    db.prepare(`INSERT INTO probe_days (service_id, day, checks, challenges, latency_ms_median) VALUES ('a-test', ?, ?, ?, ?)`)
+      .run(hoursAgo(20 * 24).slice(0, 10), 4, 4, 1000);
+    db.prepare(`INSERT INTO service_details (service_id, body, digest) VALUES ('a-test', '{}', 'x')`).run();
+    migrate(db);
+    // 30 d: the roll-ups hold more checks (4) than the raw probes (3), so they count (the listing page's rule).
+    expect(getService(db, 'a-test')).toMatchObject({ uptime_30d: 1, checks_30d: 4, median_latency_ms_30d: 1000, flags: [], owner_verified: false });
+    const facets = db.prepare(`SELECT facet FROM service_facets WHERE service_id = 'a-test' ORDER BY facet`).pluck().all();
+    expect(facets).toEqual(['category:data', 'source:bazaar', 'source:open402']);
+    expect(db.prepare(`SELECT facet, size FROM facet_tallies WHERE facet = 'category:data'`).get()).toEqual({ facet: 'category:data', size: 1 });
+    expect(db.prepare(`SELECT count(*) FROM service_details`).pluck().get()).toBe(0);
+    expect(ids(db, 'uptime', { category: 'DATA'.toLowerCase() })).toEqual(['a-test']);
+  });
+});
+
+/** A stored service as an upsert input (the fields the fixture set), for rewriting it. */
+function getServiceInputLike(db: DB, id: string) {
+  const service = getService(db, id)!;
+  return makeService({ ...service, sources: service.sources.map((source) => ({ source, url: null })), endpoints: [] });
+}
