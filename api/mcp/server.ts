@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toErrorBody } from '../errors.ts';
@@ -27,6 +28,12 @@ interface McpTool {
   description: Tool;
 }
 
+/**
+ * One JSON Schema validator for every server: the SDK makes a new Ajv per server otherwise, which cost more than the
+ * rest of a stateless request (a server per request).
+ */
+const VALIDATOR = new AjvJsonSchemaValidator();
+
 const TOOLS: ReadonlyMap<string, McpTool> = new Map(OPERATIONS.flatMap((operation) => (operation.tool ? [toTool(operation)] : []))
   .map((tool) => [tool.description.name, tool]));
 
@@ -35,7 +42,9 @@ const TOOLS: ReadonlyMap<string, McpTool> = new Map(OPERATIONS.flatMap((operatio
  * @example await createMcpServer(context).connect(new StdioServerTransport());
  */
 export function createMcpServer(context: OperationContext): Server {
-  const server = new Server({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, {
+    capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: VALIDATOR,
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...TOOLS.values()].map((tool) => tool.description) }));
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(request.params.name, request.params.arguments ?? {}, context));
   return server;
@@ -71,11 +80,11 @@ function unknownToolBody(name: string) {
   return { body: { error: { code: 'not_found', message: `No tool "${name.slice(0, 100)}". The tools are: ${known}.` } } };
 }
 
-/** What a handler answered, as the JSON value the REST route sends. */
+/** What a handler answered, as the JSON value the REST route sends (a plain value is one already: read from data). */
 function toJsonValue(result: unknown): Record<string, unknown> {
   if (result instanceof JsonBytes) return JSON.parse(Buffer.from(result.body).toString('utf8'));
   if (result instanceof JsonReply) return JSON.parse(result.json);
-  return JSON.parse(JSON.stringify(result));
+  return result as Record<string, unknown>;
 }
 
 function toTool(operation: Operation): McpTool {

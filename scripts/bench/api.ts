@@ -75,6 +75,9 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
     emitScenario(emit, detail!, paired, paired.bareRps);
     for (const scenario of others) emitScenario(emit, scenario, await measure(app, scenario.target), paired.bareRps);
 
+    // The MCP SDK is loaded on the first /mcp request: the figure before it is the server no agent asks over MCP.
+    const beforeMcp = await app.report();
+    emit({ label: 'server rss before MCP', value: `${(beforeMcp.peakRssBytes / MB).toFixed(0)} MB peak` });
     await emitMcpComparison(emit, app);
 
     const { rssBytes, peakRssBytes } = await app.report();
