@@ -47,7 +47,8 @@ export interface App {
   answerUnreadable: HttpLayer['answerUnreadable'];
 }
 
-function toRoutes(deps: AppDeps, runtime: Runtime): Route[] {
+function toRoutes(runtime: Runtime): Route[] {
+  const { deps } = runtime;
   const openapi = createOpenApiDocument(deps.config.baseUrl);
   return [
     ...OPERATIONS.map((operation) => toRoute(operation, runtime)),
@@ -90,7 +91,7 @@ export function createApp(deps: AppDeps): App {
   // A malformed percent-escape reaches the HTTP layer, which answers it in the Error shape with its usual headers.
   const h3 = new H3({ allowMalformedURL: true });
   const details = createDetailCache(deps.db);
-  const routes = toRoutes(deps, { deps, details });
+  const routes = toRoutes({ deps, details });
   const layer = createHttpLayer({
     limiter: createRateLimiter(deps.config.rateLimit),
     rateLimit: deps.config.rateLimit,

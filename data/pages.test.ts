@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  countEndpoints, countProbeDaysSince, countProbesSince, getAssetLabels, getDataStamp, getEndpointCounts, listAllServices,
+  countEndpoints, getAssetLabels, getDataStamp, getEndpointCounts, listAllServices,
   listChangedServiceIds, listEndpoints, listFacetCounts, listProbeDays, listServiceIds,
 } from './pages.ts';
 import { recordProbe } from './probes.ts';
@@ -37,16 +37,13 @@ describe('data/pages.ts', () => {
     expect(getEndpointCounts(db)).toEqual(new Map([['a-example', 1], ['b-example', 7], ['c-example', 1]]));
   });
 
-  it('counts checks since a time from probes, and from daily roll-ups (empty until the crawler fills them)', () => {
+  it('lists the daily roll-ups (empty until the crawler fills them)', () => {
     const db = fill();
     recordProbe(db, probe('a-example', true, '2026-11-01T01:00:00.000Z'));
     recordProbe(db, probe('a-example', false, '2026-11-01T02:00:00.000Z'));
     recordProbe(db, probe('a-example', true, '2026-10-20T02:00:00.000Z'));
-    expect(countProbesSince(db, 'a-example', '2026-11-01T00:00:00.000Z')).toEqual({ checks: 2, challenges: 1 });
-    expect(countProbeDaysSince(db, 'a-example', '2026-10-01')).toEqual({ checks: 0, challenges: 0 });
     expect(listProbeDays(db, 'a-example', '2026-10-01')).toEqual([]);
     db.prepare(`INSERT INTO probe_days VALUES ('a-example', '2026-10-20', 24, 20, 55), ('a-example', '2026-10-31', 24, 24, NULL)`).run();
-    expect(countProbeDaysSince(db, 'a-example', '2026-10-25')).toEqual({ checks: 24, challenges: 24 });
     expect(listProbeDays(db, 'a-example', '2026-10-01')).toEqual([
       { day: '2026-10-20', checks: 24, challenges: 20, latency_ms_median: 55 },
       { day: '2026-10-31', checks: 24, challenges: 24, latency_ms_median: null },

@@ -29,12 +29,6 @@ export interface ProbeDayRecord {
   latency_ms_median: number | null;
 }
 
-/** How many checks there were and how many detected a challenge. */
-export interface CheckCounts {
-  checks: number;
-  challenges: number;
-}
-
 /** The number of services matching one filter value (`rail:x402`, `chain:base`, `asset:usdc`), and live among them. */
 export interface FacetCount {
   facet: string;
@@ -54,10 +48,6 @@ const statements = preparedOnce({
     FROM service_endpoints WHERE service_id = ? ORDER BY position LIMIT ? OFFSET ?`,
   endpointCount: `SELECT count(*) AS n FROM service_endpoints WHERE service_id = ?`,
   endpointCounts: `SELECT service_id, count(*) AS n FROM service_endpoints GROUP BY service_id`,
-  probeCounts: `SELECT count(*) AS checks, coalesce(sum(ok), 0) AS challenges FROM probes
-    WHERE service_id = ? AND probed_at >= ?`,
-  dayCounts: `SELECT coalesce(sum(checks), 0) AS checks, coalesce(sum(challenges), 0) AS challenges FROM probe_days
-    WHERE service_id = ? AND day >= ?`,
   days: `SELECT day, checks, challenges, latency_ms_median FROM probe_days WHERE service_id = ? AND day >= ? ORDER BY day`,
   facets: `SELECT facet, size AS total, live FROM facet_tallies ORDER BY facet`,
   ids: `SELECT id FROM services ORDER BY live_rank, id`,
@@ -105,19 +95,6 @@ export function countEndpoints(db: DB, serviceId: string): number {
 export function getEndpointCounts(db: DB): Map<string, number> {
   const rows = statements(db).endpointCounts.all() as Array<{ service_id: string; n: number }>;
   return new Map(rows.map((row) => [row.service_id, row.n]));
-}
-
-/**
- * Checks of a service's main endpoint since a time (raw probes still kept), and how many detected a challenge.
- * @example countProbesSince(db, 'api-example-com', '2026-10-31T12:00:00.000Z') // { checks: 4, challenges: 3 }
- */
-export function countProbesSince(db: DB, serviceId: string, since: string): CheckCounts {
-  return statements(db).probeCounts.get(serviceId, since) as CheckCounts;
-}
-
-/** Checks of a service summed over the daily roll-ups from `sinceDay` (YYYY-MM-DD) on; zero when none are kept. */
-export function countProbeDaysSince(db: DB, serviceId: string, sinceDay: string): CheckCounts {
-  return statements(db).dayCounts.get(serviceId, sinceDay) as CheckCounts;
 }
 
 /** The daily roll-ups of a service from `sinceDay` (YYYY-MM-DD) on, oldest first; empty before the crawler fills them. */

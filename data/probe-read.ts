@@ -1,16 +1,8 @@
 import { preparedOnce, type DB } from './db.ts';
-import type { Rail } from './types.ts';
+import type { Probe } from '../domain/schemas.ts';
 
-/** A probe as the detail route shows it, newest first. */
-export interface ProbeRecord {
-  probed_at: string;
-  ok: boolean;
-  status_code: number | null;
-  method: string | null;
-  latency_ms: number | null;
-  reason: string | null;
-  detected_rails: Rail[];
-}
+/** A probe as the detail route shows it (ServiceDetail's `probes`), newest first. */
+export type ProbeRecord = Probe;
 
 /** How many probes the detail route and the listing page show. */
 export const PROBE_HISTORY = 20;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Uptime, UptimeWindow } from '../domain/schemas.ts';
+import { UPTIME_WINDOWS, type Uptime, type UptimeWindow } from '../domain/schemas.ts';
 import type { DB } from './db.ts';
 import { weightedMedian } from './median.ts';
 
@@ -9,8 +9,6 @@ import { weightedMedian } from './median.ts';
  * from here. It imports nothing from `data/` at run time but the median, so a migration can backfill with it.
  */
 
-/** The windows of ServiceDetail's `uptime` (domain/schemas.ts UPTIME_WINDOWS), in hours. */
-const WINDOWS = [['24h', 24], ['7d', 7 * 24], ['30d', 30 * 24]] as const satisfies ReadonlyArray<readonly [keyof Uptime, number]>;
 const HOUR_MS = 3_600_000;
 
 /** A service's uptime over each window and the median latency of its answered checks over the last 30 days. */
@@ -75,7 +73,7 @@ export function getUptimeFigures(db: DB, serviceId: string, now: Date): UptimeFi
   const days = s.days.all(serviceId, monthAgo.slice(0, 10)) as DayRow[];
 
   const uptime = {} as Uptime;
-  for (const [key, hours] of WINDOWS) {
+  for (const { key, hours } of UPTIME_WINDOWS) {
     const from = since(hours);
     const raw = { checks: 0, detected: 0 };
     for (const probe of probes) {

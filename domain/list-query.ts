@@ -56,6 +56,12 @@ function toText(value: unknown): string | undefined {
 
 const toLowerText = (value: unknown) => toText(value)?.toLowerCase();
 
+/** A chain by name or CAIP-2 id, as the index names it (`eip155:8453` -> `base`). */
+function toChain(value: unknown): string | undefined {
+  const text = toText(value);
+  return text === undefined ? undefined : toChainName(text).toLowerCase();
+}
+
 /** An integer from text or a number; anything else is no value. */
 function toInteger(value: unknown): number | undefined {
   const first = firstValue(value);
@@ -103,7 +109,7 @@ const allowedValues = (input: unknown, values: readonly string[]) =>
 /** The list's parameters, as the API documents and validates them. */
 export const ServiceListQuery = z.object({
   rail: lenient(toLowerText, z.string(), 'x402, mpp or acp.'),
-  chain: lenient((value) => (toText(value) === undefined ? undefined : toChainName(toText(value)!).toLowerCase()), z.string(),
+  chain: lenient(toChain, z.string(),
     'A chain name (base, solana, tempo) or its CAIP-2 id (eip155:8453).'),
   asset: lenient(toLowerText, z.string(), 'An asset symbol such as USDC.'),
   live: lenient(toLive, z.boolean(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FLAGS, RAILS, SORTS } from './values.ts';
 
 /**
  * The domain's shapes, shared by `data/`, `api/`, the MCP server and `site/`, which import them from here: the single
@@ -6,23 +7,12 @@ import { z } from 'zod';
  * `/openapi.json` and the MCP tools' schemas are generated from them.
  */
 
-/** The payment rails the index covers. */
-export const RAILS = ['x402', 'mpp', 'acp'] as const;
-export type Rail = (typeof RAILS)[number];
-
-/** The directories the crawler reads, highest naming priority first (crawler/dedupe.ts). */
-export const SOURCE_KINDS = ['catalog', 'mpp.dev', 'bazaar', 'wellknown', 'submission', 'open402', 'acp'] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
-
-/** Facts the index observed that a bare challenge hides; a flag never changes `live`. */
-export const FLAGS = [
-  'wildcard_402', 'template_url', 'extreme_price', 'price_mismatch', 'testnet_only', 'unreachable_30d', 'challenge_nonstandard',
-] as const;
-export type Flag = (typeof FLAGS)[number];
+export { FLAGS, RAILS, SORTS, SOURCE_KINDS, type Flag, type Sort, type SourceKind } from './values.ts';
 
 const dateTime = z.iso.datetime({ offset: true });
 
 export const Rail = z.enum(RAILS).meta({ id: 'Rail', description: 'A payment rail.' });
+export type Rail = z.infer<typeof Rail>;
 
 export const Price = z
   .object({
@@ -69,6 +59,7 @@ export const Probe = z
     detected_rails: z.array(Rail).meta({ description: 'Rails detected in the challenge.' }),
   })
   .meta({ id: 'Probe' });
+export type Probe = z.infer<typeof Probe>;
 
 export const UptimeWindow = z
   .object({
@@ -97,13 +88,6 @@ export const ServiceDetail = Service.extend({
   uptime: Uptime,
 }).meta({ id: 'ServiceDetail' });
 export type ServiceDetail = z.infer<typeof ServiceDetail>;
-
-/**
- * The orders a list can be read in; every one breaks ties by id. `price`, `uptime` and `latency` put unknown values
- * last; `relevance` applies only with `q` (without it the list is read in `live` order, and `page.sort` says so).
- */
-export const SORTS = ['live', 'price', 'uptime', 'latency', 'newest', 'relevance'] as const;
-export type Sort = (typeof SORTS)[number];
 
 const Census = z.record(z.string(), z.int());
 

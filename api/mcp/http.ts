@@ -19,10 +19,8 @@ const loadMcp = async () => {
  * @example const routes = [...apiRoutes, ...mcpRoutes(runtime)];
  */
 export function mcpRoutes(runtime: Runtime): Route[] {
-  return [{ method: 'POST', path: MCP_PATH, handler: (event) => answerMcp(event, runtime) }];
+  return [{ method: 'POST', path: '/mcp', handler: (event) => answerMcp(event, runtime) }];
 }
-
-export const MCP_PATH = '/mcp';
 
 async function answerMcp(event: H3Event, runtime: Runtime): Promise<Response> {
   const message = await readJsonRpc(event);
@@ -39,8 +37,8 @@ async function answerMcp(event: H3Event, runtime: Runtime): Promise<Response> {
 
 /** The JSON-RPC message or batch: a body that is not JSON (or over 64 KiB) answers in the API's Error shape. */
 async function readJsonRpc(event: H3Event): Promise<unknown> {
-  const text = event.req.headers.get('content-type') ?? '';
-  if (!text.includes('application/json')) {
+  const contentType = event.req.headers.get('content-type') ?? '';
+  if (!contentType.includes('application/json')) {
     throw apiError(415, 'invalid_json', 'Send the JSON-RPC message with Content-Type: application/json (MCP Streamable HTTP).');
   }
   return readJsonObject(event, { allowArray: true });

@@ -1,12 +1,11 @@
-import type { Sort, SourceKind } from '../../../domain/schemas.ts';
+import { SOURCE_KINDS, type Sort } from '../../../domain/values.ts';
 import { toDirectoryName } from './directories.ts';
 import { formatUsd, isolateText, plural } from './format.ts';
 import { SITE_NAME } from './site.ts';
 
 /**
  * The home page's query and the words over its results: pure, shared by the server render (home.ts) and the
- * client script (site/src/scripts/search.ts), so it imports no zod: the list's values are repeated here, and
- * home.test.ts checks they are exactly domain/schemas.ts's.
+ * client script (site/src/scripts/search.ts), so it imports no zod: the list's values come from domain/values.ts.
  */
 
 /** Services per page of results, the list API's default page size. */
@@ -22,8 +21,6 @@ export const HOME_SORTS = [
   { value: 'relevance', label: 'Best match (with a search)', title: 'best match first' },
 ] as const satisfies ReadonlyArray<{ value: Sort; label: string; title: string }>;
 
-/** The directory kinds a service can be listed in (domain/schemas.ts `SOURCE_KINDS`): the list refuses any other. */
-export const HOME_SOURCES = ['catalog', 'mpp.dev', 'bazaar', 'wellknown', 'submission', 'open402', 'acp'] as const satisfies readonly SourceKind[];
 
 export interface HomeQuery {
   q: string;
@@ -32,7 +29,7 @@ export interface HomeQuery {
   asset: string;
   /** A category, lower-cased (the list matches it exactly, in any case). */
   category: string;
-  /** A directory kind of HOME_SOURCES, or empty. */
+  /** A directory kind of SOURCE_KINDS, or empty. */
   source: string;
   /** Only services with a known price at or under this many US dollars; null for any price. */
   max_price_usd: number | null;
@@ -62,7 +59,7 @@ function toMaxPrice(text: string): number | null {
 }
 
 const isSort = (value: string): value is Sort => HOME_SORTS.some((sort) => sort.value === value);
-const isSource = (value: string): boolean => (HOME_SOURCES as readonly string[]).includes(value);
+const isSource = (value: string): boolean => (SOURCE_KINDS as readonly string[]).includes(value);
 
 /**
  * The query of a home page URL, read leniently for people: unknown parameters ignored, values trimmed, a sort, source

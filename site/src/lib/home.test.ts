@@ -3,9 +3,9 @@ import { makeService } from '../../../data/testing.ts';
 import { openFixtureDatabase } from '../../testing.ts';
 import { getHomeView } from './home.ts';
 import { ServiceListQuery, toServiceQuery } from '../../../domain/list-query.ts';
-import { SORTS, SOURCE_KINDS } from '../../../domain/schemas.ts';
+import { SORTS } from '../../../domain/schemas.ts';
 import {
-  EMPTY_QUERY, HOME_SORTS, HOME_SOURCES, isFilteredQuery, readHomeQuery, toHomeHref, toHomePager, toHomeTitle, toListParams, toStatus, type HomeQuery,
+  EMPTY_QUERY, HOME_SORTS, isFilteredQuery, readHomeQuery, toHomeHref, toHomePager, toHomeTitle, toListParams, toStatus, type HomeQuery,
 } from './home-query.ts';
 import { toHomeRow } from './home-row.ts';
 import { SITE_NAME, toPageTitle } from './site.ts';
@@ -75,7 +75,6 @@ describe('home.ts', () => {
       expect(() => ServiceListQuery.parse(Object.fromEntries(toListParams(readHomeQuery(new URLSearchParams(junk)), 100))), junk).not.toThrow();
     }
     expect(HOME_SORTS.map((sort) => sort.value), 'the orders are the list API\'s').toEqual([...SORTS]);
-    expect([...HOME_SOURCES], 'the directory kinds are the list API\'s').toEqual([...SOURCE_KINDS]);
   });
 
   it('writes the sort and filters into the URL and reads them back the same; the default order is left out', () => {

@@ -1,4 +1,5 @@
 import type { DB } from '../../../data/db.ts';
+import { SOURCE_KINDS } from '../../../domain/values.ts';
 import { ServiceListQuery, toServiceQuery } from '../../../domain/list-query.ts';
 import { getAssetLabels, listFacetCounts, type FacetCount } from '../../../data/pages.ts';
 import { listServices } from '../../../data/service-list.ts';
@@ -6,7 +7,7 @@ import { getStats } from '../../../data/service-read.ts';
 import { toDirectoryName, toRailLabel } from './directories.ts';
 import { formatUtc } from './format.ts';
 import {
-  HOME_PAGE_SIZE, HOME_SORTS, HOME_SOURCES, isFilteredQuery, toCountsText, toHomeHref, toHomePager, toHomeTitle, toStatus, type HomeQuery, type PagerItem,
+  HOME_PAGE_SIZE, HOME_SORTS, isFilteredQuery, toCountsText, toHomeHref, toHomePager, toHomeTitle, toStatus, type HomeQuery, type PagerItem,
   type SelectFacet,
 } from './home-query.ts';
 import { toHomeRow, type HomeRowView } from './home-row.ts';
@@ -112,7 +113,7 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
   };
 }
 
-const HOME_SOURCE_SET: ReadonlySet<string> = new Set(HOME_SOURCES);
+const HOME_SOURCE_SET: ReadonlySet<string> = new Set(SOURCE_KINDS);
 
 function toOptions(facets: FacetCount[], kind: SelectFacet, query: HomeQuery, label: (value: string) => string): FacetOption[] {
   const prefix = `${kind}:`;

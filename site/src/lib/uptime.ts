@@ -1,11 +1,7 @@
 import type { DB } from '../../../data/db.ts';
-import type { CheckCounts } from '../../../data/pages.ts';
 import { getUptime as readUptime } from '../../../data/uptime.ts';
-import { UPTIME_WINDOWS } from '../../../domain/schemas.ts';
+import { UPTIME_WINDOWS, type UptimeWindow } from '../../../domain/schemas.ts';
 import { formatPercent, plural } from './format.ts';
-
-/** The windows a listing page shows uptime over (ServiceDetail's `uptime`). */
-export { UPTIME_WINDOWS };
 
 export interface UptimeView {
   label: string;
@@ -22,15 +18,15 @@ export interface UptimeView {
  */
 export function getUptime(db: DB, serviceId: string, now: Date): UptimeView[] {
   const uptime = readUptime(db, serviceId, now);
-  return UPTIME_WINDOWS.map((window) => toUptimeView(window.label, { checks: uptime[window.key].checks, challenges: uptime[window.key].detected }));
+  return UPTIME_WINDOWS.map((window) => toUptimeView(window.label, uptime[window.key]));
 }
 
 /** One window's figures as text. */
-export function toUptimeView(label: string, counts: CheckCounts): UptimeView {
-  const percent = formatPercent(counts.challenges, counts.checks);
+function toUptimeView(label: string, counts: UptimeWindow): UptimeView {
+  const percent = formatPercent(counts.detected, counts.checks);
   return {
     label,
     percent: percent ?? 'No checks',
-    detail: percent === null ? '' : `${counts.challenges.toLocaleString('en-US')} of ${plural(counts.checks, 'check')} detected a challenge`,
+    detail: percent === null ? '' : `${counts.detected.toLocaleString('en-US')} of ${plural(counts.checks, 'check')} detected a challenge`,
   };
 }

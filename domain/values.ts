@@ -1,0 +1,25 @@
+/**
+ * The domain's fixed vocabularies, without zod, so that code shipped to the browser (the home page's script) can use
+ * them as they are; domain/schemas.ts builds the shapes on them.
+ */
+
+/** The payment rails the index covers. */
+export const RAILS = ['x402', 'mpp', 'acp'] as const;
+export type Rail = (typeof RAILS)[number];
+
+/** The directories the crawler reads, highest naming priority first (crawler/dedupe.ts). */
+export const SOURCE_KINDS = ['catalog', 'mpp.dev', 'bazaar', 'wellknown', 'submission', 'open402', 'acp'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** Facts the index observed that a bare challenge hides; a flag never changes `live`. */
+export const FLAGS = [
+  'wildcard_402', 'template_url', 'extreme_price', 'price_mismatch', 'testnet_only', 'unreachable_30d', 'challenge_nonstandard',
+] as const;
+export type Flag = (typeof FLAGS)[number];
+
+/**
+ * The orders a list can be read in; every one breaks ties by id. `price`, `uptime` and `latency` put unknown values
+ * last; `relevance` applies only with `q` (without it the list is read in `live` order, and `page.sort` says so).
+ */
+export const SORTS = ['live', 'price', 'uptime', 'latency', 'newest', 'relevance'] as const;
+export type Sort = (typeof SORTS)[number];
