@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FLAGS, RAILS, SORTS } from './values.ts';
+import { CHANGE_TYPES, FLAGS, RAILS, SORTS } from './values.ts';
 
 /**
  * The domain's shapes, shared by `data/`, `api/`, the MCP server and `site/`, which import them from here: the single
@@ -7,7 +7,9 @@ import { FLAGS, RAILS, SORTS } from './values.ts';
  * `/openapi.json` and the MCP tools' schemas are generated from them.
  */
 
-export { FLAGS, RAILS, SORTS, SOURCE_KINDS, type Flag, type Sort, type SourceKind } from './values.ts';
+export {
+  CHANGE_TYPES, FLAGS, RAILS, SORTS, SOURCE_KINDS, type ChangeType, type Flag, type Sort, type SourceKind,
+} from './values.ts';
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -123,6 +125,36 @@ export const Stats = z
   })
   .meta({ id: 'Stats' });
 export type Stats = z.infer<typeof Stats>;
+
+/** A change id: zero-padded, so ids compared as strings sort in the order the changes were made. */
+export const ChangeId = z.string().regex(/^\d{12}$/).meta({ id: 'ChangeId', example: '000000000042' });
+
+const ChangeValues = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .meta({ description: 'The fields the change touched, as they were (before) or are (after); null when none.' });
+
+export const Change = z
+  .object({
+    id: ChangeId,
+    at: dateTime,
+    service_id: z.string(),
+    type: z.enum(CHANGE_TYPES),
+    summary: z.string().meta({ description: 'One sentence for people.' }),
+    before: ChangeValues,
+    after: ChangeValues,
+  })
+  .meta({ id: 'Change' });
+export type Change = z.infer<typeof Change>;
+
+export const ChangeList = z
+  .object({
+    generated_at: dateTime,
+    changes: z.array(Change).meta({ description: 'Oldest first, after the cursor.' }),
+    next_after: ChangeId.nullable().meta({ description: 'The cursor for the next page; null on the last page.' }),
+  })
+  .meta({ id: 'ChangeList' });
+export type ChangeList = z.infer<typeof ChangeList>;
 
 export const BatchResult = z
   .object({

@@ -23,3 +23,13 @@ export type Flag = (typeof FLAGS)[number];
  */
 export const SORTS = ['live', 'price', 'uptime', 'latency', 'newest', 'relevance'] as const;
 export type Sort = (typeof SORTS)[number];
+
+/**
+ * What a change records (DESIGN.md "Changes, feeds, webhooks, badges"): the crawler's observations (`listed` to
+ * `flags_changed`), then owner and operator actions (`delisted`, `relisted`, `edited`).
+ */
+export const CHANGE_TYPES = [
+  'listed', 'went_live', 'went_dark', 'price_changed', 'terms_changed', 'endpoints_changed', 'flags_changed',
+  'delisted', 'relisted', 'edited',
+] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
