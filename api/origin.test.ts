@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveApp } from './app.ts';
+import type { Config } from './config.ts';
 import { createTestApp, postJson } from './testing.ts';
 
 const servers: Array<ReturnType<typeof serveApp>> = [];
@@ -8,7 +9,7 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close(true)));
 });
 
-async function listen(config: Parameters<typeof createTestApp>[1]['config'] = {}) {
+async function listen(config: Partial<Config> = {}) {
   const test = createTestApp([], { config });
   const server = serveApp(test.app, { hostname: '127.0.0.1', port: 0 });
   await server.ready();
