@@ -9,9 +9,6 @@ export interface CheckResult {
   text: 'Challenge detected' | 'No challenge detected' | 'Not checked yet';
 }
 
-/** The glyph beside each result's words, so no reader depends on its colour. */
-export const RESULT_GLYPHS: Record<ResultKind, string> = { ok: '✓', bad: '✕', none: '○' };
-
 export const CHALLENGE_DETECTED: CheckResult = { kind: 'ok', text: 'Challenge detected' };
 export const NO_CHALLENGE: CheckResult = { kind: 'bad', text: 'No challenge detected' };
 export const NOT_CHECKED: CheckResult = { kind: 'none', text: 'Not checked yet' };

@@ -1,5 +1,4 @@
 import type { HomeRowView } from '../lib/home-row.ts';
-import { RESULT_GLYPHS } from '../lib/result.ts';
 
 /**
  * The markup of site/src/components/ServiceRow.astro (and ResultBadge, UptimeBar), built from text nodes with
@@ -23,11 +22,7 @@ export function toRowElement(doc: Document, row: HomeRowView): HTMLLIElement {
     who.append(description);
   }
   const result = toElement(doc, 'div', 'result');
-  const badge = toElement(doc, 'span', `badge ${row.result.kind}`);
-  const glyph = toText(doc, 'span', RESULT_GLYPHS[row.result.kind], 'glyph');
-  glyph.setAttribute('aria-hidden', 'true');
-  badge.append(glyph, row.result.text);
-  result.append(badge);
+  result.append(toText(doc, 'span', row.result.text, `badge ${row.result.kind}`));
   item.append(who, ' ', result, ' ', toFigures(doc, row), ' ', toChips(doc, row));
   return item;
 }
