@@ -29,14 +29,14 @@ export function toRowElement(doc: Document, row: HomeRowView): HTMLLIElement {
 
 function toFigures(doc: Document, row: HomeRowView): HTMLElement {
   const figures = toElement(doc, 'div', 'figures');
-  const price = toElement(doc, 'span', 'price');
-  price.append(toText(doc, 'span', 'Price ', 'label'), row.price);
+  const price = toElement(doc, 'span', 'fig fig-price');
+  price.append(toText(doc, 'span', 'Price ', 'label'), toText(doc, 'span', row.price, 'price'));
   const uptime = toElement(doc, 'span', 'uptime');
   const uptimeText = doc.createElement('span');
   uptimeText.append(toText(doc, 'span', '30-day uptime ', 'label'), row.uptime?.text ?? 'no checks yet');
   if (row.uptime) uptime.append(toBar(doc, row.uptime.ratio, row.uptime.low));
   uptime.append(uptimeText);
-  const latency = toElement(doc, 'span', 'latency');
+  const latency = toElement(doc, 'span', 'fig latency');
   latency.append(toText(doc, 'span', 'Median ', 'label'), row.latency ?? '—');
   figures.append(price, ' ', uptime, ' ', latency);
   return figures;
