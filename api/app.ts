@@ -12,6 +12,7 @@ import { mcpRoutes } from './mcp/http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { readPart, type Operation, type OperationContext } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
+import { toOwnOrigin } from './origin.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { createSiteHandler, type StaticSiteOptions } from './static.ts';
 
@@ -76,7 +77,7 @@ function toRoute(operation: Operation, runtime: Runtime): Route {
         headers: readPart(operation, 'headers', Object.fromEntries(event.req.headers)),
         body: operation.input.body ? readPart(operation, 'body', await readJsonObject(event)) : undefined,
       };
-      return operation.handle(input as never, { ...runtime, origin: event.url.origin, app: event.app });
+      return operation.handle(input as never, { ...runtime, origin: toOwnOrigin(event, runtime.deps.config), app: event.app });
     },
   };
 }

@@ -34,7 +34,7 @@ export interface OperationContext {
   deps: AppDeps;
   /** Service detail answers, from memory when held (data/detail-cache.ts). */
   details: DetailCache;
-  /** The origin the request came to, e.g. `http://127.0.0.1:4321`. */
+  /** The origin its links are built on (api/origin.ts: configured, else the listening address; never the Host header). */
   origin: string;
   /** The app itself, for an operation that calls another route in process (the purchase approval). */
   app?: Fetchable;

@@ -27,6 +27,8 @@ const server = serveApp(createApp({ db, config, now: () => new Date(), site: { d
 await server.ready();
 console.log(`Payable-Service Index listening on ${server.url}`);
 
+const refreshSite = () => site.refresh().then(() => undefined, (error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`));
+
 const stopCrawls = process.argv.includes('--no-crawl')
   ? async () => {}
   : startCrawlSchedule({
@@ -34,7 +36,9 @@ const stopCrawls = process.argv.includes('--no-crawl')
       discoveryIntervalMs: config.discoveryIntervalMs,
       env: { ...process.env, DATABASE_PATH: config.databasePath, STAGING_URL: config.stagingUrl ?? new URL(server.url!).origin },
       log: (line) => console.log(`[crawl] ${line}`),
-      onPassFinished: () => site.refresh().then(() => undefined, (error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`)),
+      onPassFinished: refreshSite,
+      // Pages follow the results during a pass too (every 30 s), not only when it ends: a first pass offline takes minutes.
+      onPassProgress: refreshSite,
     });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

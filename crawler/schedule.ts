@@ -35,6 +35,9 @@ export function deprioritize(child: ChildProcess): void {
   }
 }
 
+/** While a pass runs, pages are refreshed this often. */
+export const DEFAULT_PROGRESS_EVERY_MS = 30_000;
+
 export interface CrawlScheduleOptions {
   probeIntervalMs: number;
   discoveryIntervalMs: number;
@@ -42,6 +45,13 @@ export interface CrawlScheduleOptions {
   env: NodeJS.ProcessEnv;
   /** Called after each pass, e.g. to re-render the pages whose data changed. */
   onPassFinished?: (exitCode: number | null) => void | Promise<void>;
+  /**
+   * Called every `progressEveryMs` while a pass runs (never while the previous call is still running), so pages
+   * follow the results as they arrive rather than only when the pass ends.
+   */
+  onPassProgress?: () => void | Promise<void>;
+  /** Default 30 s. */
+  progressEveryMs?: number;
   log?: (line: string) => void;
 }
 
@@ -66,10 +76,12 @@ export function startCrawlSchedule(options: CrawlScheduleOptions): () => Promise
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     deprioritize(child);
+    const stopProgress = followProgress(options);
     child.stdout?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
     child.stderr?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
     child.on('exit', async (code) => {
       child = null;
+      await stopProgress();
       await options.onPassFinished?.(code);
       if (!stopped) timer = setTimeout(runPass, options.probeIntervalMs);
     });
@@ -85,5 +97,22 @@ export function startCrawlSchedule(options: CrawlScheduleOptions): () => Promise
       running.kill('SIGTERM');
       await exited;
     }
+  };
+}
+
+/** Calls `onPassProgress` on a timer until stopped; stopping waits for a call in flight. */
+function followProgress(options: CrawlScheduleOptions): () => Promise<void> {
+  const onProgress = options.onPassProgress;
+  if (!onProgress) return async () => {};
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = Promise.resolve(onProgress()).catch(() => undefined).finally(() => {
+      running = null;
+    });
+  }, options.progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS);
+  return async () => {
+    clearInterval(timer);
+    await running;
   };
 }

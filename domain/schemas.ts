@@ -166,6 +166,38 @@ export const BatchResult = z
   .meta({ id: 'BatchResult' });
 export type BatchResult = z.infer<typeof BatchResult>;
 
+const Pass = z.object({
+  kind: z.enum(['discovery', 'probe', 'full']).meta({ description: '`full` is a discovery and a probe pass in one run.' }),
+  status: z.enum(['running', 'finished', 'failed']),
+  started_at: dateTime,
+  finished_at: dateTime.nullable(),
+  duration_ms: z.int().nullable().meta({ description: 'How long it ran; null while running.' }),
+});
+
+export const IndexStatus = z
+  .object({
+    generated_at: dateTime,
+    offline: z.boolean().meta({ description: 'true when the last probe pass reached none of the services (no HTTP answer at all, leaving out the index\'s own demo services): this machine may have no internet access.' }),
+    notice: z.string().nullable().meta({ description: 'A sentence for people when something needs saying (offline), else null.' }),
+    probe_pass: Pass.extend({
+      probed: z.int(),
+      live: z.int().meta({ description: 'Probes that detected a challenge.' }),
+      reached: z.int().meta({ description: 'Probes that got any HTTP answer.' }),
+      outcomes: z.array(z.object({ outcome: z.string(), probes: z.int() })).meta({ description: '`challenge detected`, or the reason none was, most frequent first.' }),
+    }).nullable().meta({ description: 'The newest probe pass, possibly still running; null before the first.' }),
+    discovery_pass: Pass.extend({
+      services: z.object({ found: z.int(), new: z.int(), updated: z.int() }).nullable(),
+    }).nullable().meta({ description: 'The newest discovery pass that ended; null before the first.' }),
+    directories: z.array(z.object({
+      kind: z.string(),
+      url: z.string(),
+      endpoints: z.int(),
+      error: z.string().nullable(),
+    })).meta({ description: 'What each directory read of the last discovery pass gave: endpoints found, or the error.' }),
+  })
+  .meta({ id: 'IndexStatus' });
+export type IndexStatus = z.infer<typeof IndexStatus>;
+
 export const SubmissionStatus = z.enum(['queued', 'listed', 'rejected']).meta({ id: 'SubmissionStatus' });
 
 export const Submission = z

@@ -2,6 +2,7 @@ import type { H3Event } from 'h3';
 import type { Route, Runtime } from '../app.ts';
 import { readJsonObject } from '../body.ts';
 import { apiError } from '../errors.ts';
+import { toOwnOrigin } from '../origin.ts';
 
 /** The SDK and the tools, loaded on the first MCP request: a server that is never asked over MCP does not hold them. */
 const loadMcp = async () => {
@@ -26,7 +27,7 @@ async function answerMcp(event: H3Event, runtime: Runtime): Promise<Response> {
   const message = await readJsonRpc(event);
   const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadMcp();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  const server = createMcpServer({ ...runtime, origin: event.url.origin, app: event.app });
+  const server = createMcpServer({ ...runtime, origin: toOwnOrigin(event, runtime.deps.config), app: event.app });
   await server.connect(transport);
   try {
     return await transport.handleRequest(event.req, { parsedBody: message });

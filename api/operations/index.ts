@@ -5,6 +5,7 @@ import {
 import {
   batchServicesByQueryOperation, batchServicesOperation, getServiceOperation, getStatsOperation, listServicesOperation,
 } from './services.ts';
+import { getStatusOperation } from './status.ts';
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
 
 /**
@@ -17,6 +18,7 @@ export const OPERATIONS: readonly Operation[] = [
   batchServicesOperation,
   batchServicesByQueryOperation,
   getStatsOperation,
+  getStatusOperation,
   submitServiceOperation,
   getSubmissionOperation,
   getCatalogOperation,

@@ -81,7 +81,7 @@ describe('GET /api/v1/purchase', () => {
     const { request } = createTestApp();
     const { status, json } = await request('/api/v1/purchase/services/index-demo-job-search');
     expect(status).toBe(200);
-    expect(CatalogService.parse(json)).toMatchObject({ id: 'index-demo-job-search', request: { endpoint: 'http://localhost/api/demo/services/job-search' } });
+    expect(CatalogService.parse(json)).toMatchObject({ id: 'index-demo-job-search', request: { endpoint: 'http://127.0.0.1:0/api/demo/services/job-search' } }); // in process: the configured HOST and PORT
     const missing = await request('/api/v1/purchase/services/index-demo-nothing');
     expect(missing.status).toBe(404);
     expect(ErrorResponse.parse(missing.json).error.code).toBe('not_found');

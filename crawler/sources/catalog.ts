@@ -10,6 +10,9 @@ import { isRecord, readHttpUrl, readText } from './read.ts';
 
 const USDC_DECIMALS = 6;
 
+/** What the index's own catalog is called in lists and on its listing page. */
+export const CATALOG_NAME = 'Payable-Service Index demo services (testnet)';
+
 function readService(entry: unknown, sourceUrl: string | null): DiscoveredEndpoint | null {
   if (!isRecord(entry) || !isRecord(entry.request) || !isRecord(entry.payment)) return null;
   const url = readHttpUrl(entry.request.example_url) ?? readHttpUrl(entry.request.endpoint);
@@ -21,7 +24,9 @@ function readService(entry: unknown, sourceUrl: string | null): DiscoveredEndpoi
     url,
     method: readText(entry.request.method)?.toUpperCase() ?? 'GET',
     description: readText(entry.description),
-    service_name: readText(entry.name),
+    // One name for the whole catalog, whatever origin it runs on: the demo services share a host, and dedupe keeps a
+    // name only when the host's listings agree on it (else the host, e.g. `127.0.0.1:4321`, would be the name).
+    service_name: CATALOG_NAME,
     service_category: 'demo',
     service_description: 'Testnet purchase-preview demo services of the index itself, paid in Base Sepolia USDC over x402.',
     rails: ['x402'],

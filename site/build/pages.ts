@@ -14,6 +14,7 @@ import { getHomeView } from '../src/lib/home.ts';
 import { EMPTY_QUERY, type HomeQuery } from '../src/lib/home-query.ts';
 import { getListingView } from '../src/lib/listing.ts';
 import type { SiteContext } from '../src/lib/site.ts';
+import { getStatusView } from '../src/lib/status.ts';
 import { toServiceSnapshot, toServicesSnapshot, toStatsSnapshot } from '../src/lib/snapshots.ts';
 import type { Output } from './output.ts';
 import type { PageRenderer } from './render.ts';
@@ -101,6 +102,7 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   const stats = getStats(db);
   out.write('index.html', await renderHome(ctx, EMPTY_QUERY));
   out.write('404.html', await renderer.render('/404', { site }, 404));
+  await renderStatus(ctx);
   out.write('docs/index.html', await renderer.render('/docs', { site, docs: listRouteGroups(docsOptions) }));
   out.write('pricing.md', toPricingMd(docsOptions));
   out.write('docs/purchase.md', toPurchaseMd(docsOptions));
@@ -110,6 +112,11 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   out.write('snapshots/services.json', JSON.stringify(toServicesSnapshot(db, ctx.generatedAt)));
   out.write('snapshots/stats.json', JSON.stringify(toStatsSnapshot(db, ctx.generatedAt)));
   return 3;
+}
+
+/** `/status`, rendered after every pass, also one that changed no service. */
+export async function renderStatus(ctx: RenderContext): Promise<void> {
+  ctx.out.write('status/index.html', await ctx.renderer.render('/status', { site: ctx.site, status: getStatusView(ctx.db, ctx.options.now()) }));
 }
 
 /** The home page for a query: the static first page, or a filtered page rendered on request. */

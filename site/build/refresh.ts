@@ -5,7 +5,7 @@ import { getCompiled } from './compile.ts';
 import { forEachConcurrent } from './concurrent.ts';
 import { withLock } from './lock.ts';
 import { createOutput } from './output.ts';
-import { listRenderedIds, renderService, renderSitePages, toRenderContext, type SiteOptions } from './pages.ts';
+import { listRenderedIds, renderService, renderSitePages, renderStatus, toRenderContext, type SiteOptions } from './pages.ts';
 import { getCurrentRelease, readBuildInfo, writeBuildInfo } from './release.ts';
 import { loadRenderer } from './render.ts';
 
@@ -73,11 +73,14 @@ async function renderInto(db: DB, options: RefreshOptions, plan: Plan): Promise<
   }
   const stamp = getDataStamp(db);
   const { ids, removed } = plan(release, info);
-  if (ids.length === 0 && removed.length === 0) return { rendered: 0, removed: 0, pages: 0, seconds: 0 };
-
   const renderer = await loadRenderer(compiled);
   const out = createOutput(release, { atomic: true });
   const ctx = toRenderContext(db, renderer, out, options);
+  if (ids.length === 0 && removed.length === 0) {
+    // The status page follows every pass, also one that changed no service.
+    await renderStatus(ctx);
+    return { rendered: 0, removed: 0, pages: 0, seconds: 0 };
+  }
   let pages = 0;
   await forEachConcurrent([...ids, ...removed], IN_FLIGHT, async (id) => {
     const rendered = await renderService(ctx, id, true);

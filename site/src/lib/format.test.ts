@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatDate, formatPercent, formatUsd, formatUtc, isolateText, joinWords, listTemplateParams, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
-  truncate,
+  shortenMiddle, toDisplayName, truncate,
 } from './format.ts';
 
 describe('format.ts', () => {
@@ -91,5 +91,15 @@ describe('format.ts', () => {
     expect(formatPercent(1, 3)).toBe('33.3 %');
     expect(formatPercent(3, 3)).toBe('100 %');
     expect(formatPercent(0, 0)).toBeNull();
+  });
+
+  it('names a service by its host when the directory name is only a slug of it, and shortens in the middle', () => {
+    expect(toDisplayName('402bnb', 'https://402bnb.fun/')).toBe('402bnb.fun');
+    expect(toDisplayName('api-firecrawl-dev', 'https://api.firecrawl.dev/v1')).toBe('api.firecrawl.dev');
+    expect(toDisplayName('127.0.0.1:4321', 'http://127.0.0.1:4321/api/demo')).toBe('127.0.0.1:4321');
+    expect(toDisplayName('Firecrawl', 'https://api.firecrawl.dev/v1')).toBe('Firecrawl');
+    expect(toDisplayName('Pinata', 'https://402.pinata.cloud/')).toBe('Pinata');
+    expect(shortenMiddle('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 13)).toBe('0x8335…A02913');
+    expect(shortenMiddle('short', 13)).toBe('short');
   });
 });

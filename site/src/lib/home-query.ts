@@ -9,7 +9,7 @@ import { SITE_NAME } from './site.ts';
  */
 
 /** Services per page of results, the list API's default page size. */
-export const HOME_PAGE_SIZE = 100;
+export const HOME_PAGE_SIZE = 50;
 
 /** The list's orders (domain/schemas.ts `SORTS`), with how the form and the title name them. */
 export const HOME_SORTS = [

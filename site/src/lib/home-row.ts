@@ -1,57 +1,81 @@
 import type { Service } from '../../../domain/schemas.ts';
 import { toRailLabel } from './directories.ts';
-import { formatPercent, formatUsd, toBaseUrl, truncate } from './format.ts';
+import { formatPercent, formatUsd, shortenMiddle, toBaseUrl, toDisplayName, truncate } from './format.ts';
 import { toCheckResult, type CheckResult } from './result.ts';
 
 /**
- * One service as a row of the home page's results. Shared by the server render and the client script
- * (site/src/scripts/search.ts), so a row reads the same whether it came from HTML or from the list API.
+ * One service as a compact row of the home page's results. Shared by the server render and the client script
+ * (site/src/scripts/search.ts), so a row reads the same whether it came from HTML or from the list API. Long values
+ * are shortened for the row; the whole value is in `title` (and on the listing page).
  */
 export interface HomeRowView {
   id: string;
   href: string;
+  /** The name shown: the directory's, or the host when that name is only a slug of it; shortened when long. */
   name: string;
-  /** The description cut to a few lines, or null. */
+  /** The whole name when `name` is shortened, else null. */
+  nameTitle: string | null;
+  /** The description cut to one line, or null; `descriptionTitle` holds it whole. */
   description: string | null;
+  descriptionTitle: string | null;
   result: CheckResult;
   /** `$0.01`, or `No price listed`. */
   price: string;
-  /** The line under the description, each part on its own: rails, chains, assets, category (`['x402', 'base', 'USDC']`). */
-  meta: string[];
-  /** The host of the main endpoint (`https://api.example.com`). */
+  /** The last 30 days' share of checks that detected a challenge, when any check ran. */
+  uptime: { text: string; ratio: number; low: boolean } | null;
+  /** `143 ms`: the median response time of the last 30 days' answered checks, or null. */
+  latency: string | null;
+  /** Rails, chains and assets as chips, then the category; `title` holds a shortened value whole. */
+  chips: Array<{ kind: 'rail' | 'chain' | 'asset' | 'category'; text: string; title: string | null }>;
+  /** The main endpoint's origin (`https://api.example.com`), shortened; `hostTitle` holds it whole when shortened. */
   host: string;
-  /** The last 30 days' uptime and median latency, when known: `30 d: 96.7 % up · 143 ms median`, or null. */
-  health: string | null;
+  hostTitle: string | null;
 }
 
-const DESCRIPTION_MAX = 220;
+const NAME_MAX = 48;
+const DESCRIPTION_MAX = 160;
+const HOST_MAX = 40;
+const CHIP_MAX = 14;
+/** Under this share of checks with a challenge, the uptime bar is drawn in the warning colour. */
+const LOW_UPTIME = 0.9;
 
 /**
  * @example toHomeRow(service).price // '$0.01'
  */
 export function toHomeRow(service: Service): HomeRowView {
-  const meta = [service.rails.map(toRailLabel).join(' + '), service.chains.join(', '), service.assets.join(', '), service.category ?? '']
-    .filter((part) => part.length > 0);
+  const name = toDisplayName(service.name, service.endpoint);
+  const host = toBaseUrl(service.endpoint);
+  const description = service.description ? truncate(service.description, DESCRIPTION_MAX) : null;
   return {
     id: service.id,
     href: `/services/${encodeURIComponent(service.id)}`,
-    name: service.name,
-    description: service.description ? truncate(service.description, DESCRIPTION_MAX) : null,
+    name: shortenMiddle(name, NAME_MAX),
+    nameTitle: name.length > NAME_MAX ? name : null,
+    description,
+    descriptionTitle: description && description !== service.description ? service.description : null,
     result: toCheckResult(service.live),
     price: formatUsd(service.price.usd) ?? 'No price listed',
-    meta,
-    host: toBaseUrl(service.endpoint),
-    health: toHealth(service.uptime_30d, service.median_latency_ms_30d),
+    uptime: toUptime(service.uptime_30d),
+    latency: service.median_latency_ms_30d !== null && Number.isFinite(service.median_latency_ms_30d)
+      ? `${Math.round(service.median_latency_ms_30d).toLocaleString('en-US')} ms`
+      : null,
+    chips: [
+      ...service.rails.map((rail) => toChip('rail', toRailLabel(rail))),
+      ...service.chains.map((chain) => toChip('chain', chain)),
+      ...service.assets.map((asset) => toChip('asset', asset)),
+      ...(service.category ? [toChip('category', service.category)] : []),
+    ],
+    host: shortenMiddle(host, HOST_MAX),
+    hostTitle: host.length > HOST_MAX ? host : null,
   };
 }
 
-/**
- * @example toHealth(0.967, 143) // '30 d: 96.7 % up · 143 ms median'
- */
-function toHealth(uptime: number | null, latencyMs: number | null): string | null {
-  const parts = [
-    ...(uptime !== null && Number.isFinite(uptime) ? [`${formatPercent(uptime, 1)} up`] : []),
-    ...(latencyMs !== null && Number.isFinite(latencyMs) ? [`${Math.round(latencyMs).toLocaleString('en-US')} ms median`] : []),
-  ];
-  return parts.length > 0 ? `30 d: ${parts.join(' · ')}` : null;
+function toChip(kind: HomeRowView['chips'][number]['kind'], value: string) {
+  const text = shortenMiddle(value, CHIP_MAX);
+  return { kind, text, title: text === value ? null : value };
+}
+
+function toUptime(ratio: number | null): HomeRowView['uptime'] {
+  if (ratio === null || !Number.isFinite(ratio)) return null;
+  return { text: formatPercent(ratio, 1) ?? '0 %', ratio: Math.min(1, Math.max(0, ratio)), low: ratio < LOW_UPTIME };
 }

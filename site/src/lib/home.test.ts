@@ -50,9 +50,9 @@ describe('home.ts', () => {
   });
 
   it('reads a query from a URL, ignoring junk, and writes it back', () => {
-    const query = readHomeQuery(new URLSearchParams('rail=MPP&live=on&offset=250&q=%20a%20b%20&x=1'));
-    expect(query).toEqual({ ...EMPTY_QUERY, q: 'a b', rail: 'mpp', live: true, offset: 200 });
-    expect(toHomeHref(query)).toBe('/?q=a+b&rail=mpp&live=true&offset=200');
+    const query = readHomeQuery(new URLSearchParams('rail=MPP&live=on&offset=260&q=%20a%20b%20&x=1'));
+    expect(query).toEqual({ ...EMPTY_QUERY, q: 'a b', rail: 'mpp', live: true, offset: 250 });
+    expect(toHomeHref(query)).toBe('/?q=a+b&rail=mpp&live=true&offset=250');
     expect(readHomeQuery(new URLSearchParams('offset=-5&live=maybe'))).toEqual(EMPTY_QUERY);
     expect(isFilteredQuery(EMPTY_QUERY)).toBe(false);
     expect(isFilteredQuery({ ...EMPTY_QUERY, offset: 100 })).toBe(true);
@@ -92,7 +92,7 @@ describe('home.ts', () => {
     expect(toHomeHref({ ...EMPTY_QUERY, max_price_usd: 0 })).toBe('/?max_price_usd=0');
     expect(isFilteredQuery({ ...EMPTY_QUERY, sort: 'newest' })).toBe(true);
     expect(isFilteredQuery({ ...EMPTY_QUERY, max_price_usd: 0 })).toBe(true);
-    expect(toHomePager({ ...EMPTY_QUERY, sort: 'uptime', max_price_usd: 1 }, 250)[1]!.href).toBe('/?max_price_usd=1&sort=uptime&offset=100');
+    expect(toHomePager({ ...EMPTY_QUERY, sort: 'uptime', max_price_usd: 1 }, 250)[1]!.href).toBe('/?max_price_usd=1&sort=uptime&offset=50');
     expect(toHomeTitle({ ...EMPTY_QUERY, category: 'data', source: 'mpp.dev', max_price_usd: 0.01, sort: 'price' }, () => undefined))
       .toBe('\u2068data\u2069 · \u2068mpp.dev service directory\u2069 · at most $0.01 per call · cheapest first');
     // What the script asks the API for is what the server render applies.
@@ -149,21 +149,21 @@ describe('home.ts', () => {
   });
 
   it('pages with Previous and Next, and past the last page offers the last and the first page, never an empty one', () => {
-    expect(toHomePager({ ...EMPTY_QUERY, rail: 'x402', offset: 100 }, 704)).toEqual([
+    expect(toHomePager({ ...EMPTY_QUERY, rail: 'x402', offset: 50 }, 704)).toEqual([
       { text: '← Previous', href: '/?rail=x402', rel: 'prev' },
-      { text: 'Page 2 of 8', href: null, rel: null },
-      { text: 'Next →', href: '/?rail=x402&offset=200', rel: 'next' },
+      { text: 'Page 2 of 15', href: null, rel: null },
+      { text: 'Next →', href: '/?rail=x402&offset=100', rel: 'next' },
     ]);
     expect(toHomePager({ ...EMPTY_QUERY, offset: 700 }, 704)).toEqual([
-      { text: '← Previous', href: '/?offset=600', rel: 'prev' },
-      { text: 'Page 8 of 8', href: null, rel: null },
+      { text: '← Previous', href: '/?offset=650', rel: 'prev' },
+      { text: 'Page 15 of 15', href: null, rel: null },
     ]);
     expect(toHomePager({ ...EMPTY_QUERY, offset: 10_000 }, 704)).toEqual([
       { text: 'First page', href: '/', rel: null },
-      { text: 'Last page (8)', href: '/?offset=700', rel: null },
-      { text: 'No page 101: the last is page 8', href: null, rel: null },
+      { text: 'Last page (15)', href: '/?offset=700', rel: null },
+      { text: 'No page 201: the last is page 15', href: null, rel: null },
     ]);
-    expect(toHomePager({ ...EMPTY_QUERY, q: 'x', offset: 300 }, 0)).toEqual([
+    expect(toHomePager({ ...EMPTY_QUERY, q: 'x', offset: 150 }, 0)).toEqual([
       { text: 'First page', href: '/?q=x', rel: null },
       { text: 'No page 4: the last is page 1', href: null, rel: null },
     ]);
@@ -171,14 +171,14 @@ describe('home.ts', () => {
     expect(past.status).toBe('No services on this page; 6 services match.');
     expect(past.pager).toEqual([
       { text: 'First page', href: '/', rel: null },
-      { text: 'No page 3: the last is page 1', href: null, rel: null },
+      { text: 'No page 5: the last is page 1', href: null, rel: null },
     ]);
   });
 
   it('titles a searched or filtered page by its search and filters, their text isolated', () => {
     expect(getHomeView(db, EMPTY_QUERY).title).toBe(SITE_NAME);
     expect(toPageTitle(getHomeView(db, EMPTY_QUERY).title)).toBe('Payable-Service Index');
-    const view = getHomeView(db, { ...EMPTY_QUERY, q: 'weather', rail: 'mpp', chain: 'eip155:8453', asset: 'pathusd', live: true, offset: 100 });
+    const view = getHomeView(db, { ...EMPTY_QUERY, q: 'weather', rail: 'mpp', chain: 'eip155:8453', asset: 'pathusd', live: true, offset: 50 });
     expect(toPageTitle(view.title))
       .toBe('\u2068weather\u2069 · \u2068MPP\u2069 · \u2068base\u2069 · \u2068pathUSD\u2069 · challenge detected · page 2 · Payable-Service Index');
     expect(toHomeTitle({ ...EMPTY_QUERY, rail: '\u202Ex', asset: 'doge' }, () => undefined)).toBe('\u2068\u202Ex\u2069 · \u2068doge\u2069');
@@ -202,14 +202,30 @@ describe('home.ts', () => {
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
       uptime_30d: null, checks_30d: 0, median_latency_ms_30d: null, flags: [], owner_verified: false,
     });
-    expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', meta: ['x402 + MPP', 'base', 'USDC'], host: 'https://a.example', health: null });
-    expect(row.description!.length).toBeLessThanOrEqual(220);
+    expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', host: 'https://a.example', uptime: null, latency: null });
+    expect(row.chips.map((chip) => chip.text)).toEqual(['x402', 'MPP', 'base', 'USDC']);
+    expect(row.description!.length).toBeLessThanOrEqual(160);
+    expect(row.descriptionTitle).toBe('x'.repeat(500));
     const checked = toHomeRow({
       id: 'b', name: 'B', category: null, description: null, rails: ['x402'], chains: [], assets: [],
       price: { usd: 0.01, display: null }, endpoint: 'https://b.example/pay', facilitator: null, live: true, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
       uptime_30d: 0.967, checks_30d: 30, median_latency_ms_30d: 1_432, flags: [], owner_verified: false,
     });
-    expect(checked.health).toBe('30 d: 96.7 % up · 1,432 ms median');
+    expect(checked).toMatchObject({ uptime: { text: '96.7 %', ratio: 0.967, low: false }, latency: '1,432 ms', descriptionTitle: null });
+  });
+
+  it('shortens long values in a row and keeps them whole in a title; a slug of the host reads as the host', () => {
+    const address = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+    const row = toHomeRow({
+      id: '402bnb-fun', name: '402bnb', category: 'tools', description: null, rails: ['x402'], chains: ['base'], assets: [address],
+      price: { usd: 0.01, display: null }, endpoint: 'https://402bnb.fun/', facilitator: null, live: null, last_seen_live: null,
+      first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
+      uptime_30d: 0.2, checks_30d: 5, median_latency_ms_30d: null, flags: [], owner_verified: false,
+    });
+    expect(row.name).toBe('402bnb.fun');
+    expect(row.chips).toContainEqual({ kind: 'asset', text: '0x83358…A02913', title: address });
+    expect(row.chips.at(-1)).toEqual({ kind: 'category', text: 'tools', title: null });
+    expect(row.uptime).toMatchObject({ text: '20.0 %', low: true });
   });
 });

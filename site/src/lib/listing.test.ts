@@ -84,7 +84,8 @@ describe('listing.ts', () => {
     expect(view).toMatchObject({ unprobeable: true, curl: null, baseUrl: { text: 'acp://shop.example', href: null }, rails: 'ACP', chains: 'None listed' });
     expect(view.noCurlReason).toContain('ACP merchant');
     expect(view.endpoints.rows[0]).toMatchObject({ method: '—', target: { text: 'acp://shop.example', href: null }, mainLabel: 'main' });
-    expect(view.summary).toContain('not HTTP');
+    expect(view.summary).toContain('Never checked');
+    expect(view.notChecked).toContain('ACP merchant');
   });
 
   it('says an ACP merchant prices at checkout and settles there, never that a challenge states the amount', () => {

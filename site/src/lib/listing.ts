@@ -7,7 +7,7 @@ import { getService, listSourceUrls } from '../../../data/service-read.ts';
 import { toLatencyChart, type LatencyChart } from './chart.ts';
 import { toDirectoryName, toRailLabel } from './directories.ts';
 import {
-  formatDate, formatUsd, formatUtc, joinWords, listTemplateParams, plural, shellQuote, toBaseUrl, toPathOrUrl, toSafeHref,
+  formatDate, formatUsd, formatUtc, joinWords, listTemplateParams, plural, shellQuote, toBaseUrl, toDisplayName, toHost, toPathOrUrl, toSafeHref,
 } from './format.ts';
 import { NOT_CHECKED, toCheckResult, CHALLENGE_DETECTED, NO_CHALLENGE, type CheckResult } from './result.ts';
 import { getUptime, type UptimeView } from './uptime.ts';
@@ -70,7 +70,10 @@ export interface RecentCheckView {
 
 export interface ListingView {
   id: string;
+  /** The name shown (format.ts toDisplayName: the host when the directory's name is only a slug of it). */
   name: string;
+  /** The host as written (`api.firecrawl.dev`), for the breadcrumb. */
+  host: string;
   description: string | null;
   category: string | null;
   path: string;
@@ -124,6 +127,8 @@ export interface ListingView {
   dailyChart: LatencyChart | null;
   /** Not probed by design (acp://). */
   unprobeable: boolean;
+  /** Why a service that is never probed has no checks, uptime or chart (an ACP merchant, a non-HTTP endpoint); else null. */
+  notChecked: string | null;
 }
 
 export interface CurlSample {
@@ -193,7 +198,8 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
 
   return {
     id: service.id,
-    name: service.name,
+    name: toDisplayName(service.name, service.endpoint),
+    host: toHost(service.endpoint) ?? service.id,
     description: service.description,
     category: service.category,
     path,
@@ -207,7 +213,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     price: formatUsd(service.price.usd),
     priceDisplay: service.price.display,
     noPriceAnswer: toNoPriceAnswer(unprobeable, acpMerchant),
-    checksText: probes.length > 0 ? `${detected} of the last ${plural(probes.length, 'check')} detected a challenge` : null,
+    checksText: probes.length > 0 ? `${detected} of ${toLastChecks(probes.length)} detected a challenge` : null,
     checks: { detected, total: probes.length },
     medianMs,
     medianText: medianMs !== null ? `${medianMs} ms` : probes.length > 0 ? 'No answer' : '—',
@@ -218,7 +224,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     firstIndexed: formatDate(service.first_indexed) ?? service.first_indexed,
     curl: unprobeable ? null : toCurl(service, main?.method ?? null),
     noCurlReason: unprobeable
-      ? `is not an HTTP URL: an ${acpMerchant ? 'ACP merchant takes checkouts inside an agent platform' : 'endpoint of this kind is not fetched'}, so there is no challenge to request and it is never probed.`
+      ? `is not an HTTP URL: ${acpMerchant ? ACP_NOT_CHECKED : 'an endpoint of this kind is not fetched, so there is no challenge to request and it is never probed.'}`
       : null,
     endpointCountText: plural(facts.total, 'endpoint'),
     directories: [...new Set([...service.sources, ...facts.sourceUrls.map((ref) => ref.source)])].map(toDirectoryName),
@@ -236,13 +242,14 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     uptime: getUptime(facts.db, service.id, options.now),
     chart: toLatencyChart(
       [...probes].reverse().map((probe) => ({ label: formatUtc(probe.probed_at) ?? probe.probed_at, ms: toAnsweredMs(probe), ok: probe.ok })),
-      latencies.length === probes.length ? `the last ${plural(probes.length, 'check')}` : `the ${latencies.length} answered of the last ${plural(probes.length, 'check')}`,
+      latencies.length === probes.length ? toLastChecks(probes.length) : `the ${latencies.length} answered of ${toLastChecks(probes.length)}`,
     ),
     dailyChart: toLatencyChart(
       days.map((day) => ({ label: day.day, ms: day.latency_ms_median, ok: day.challenges > 0 })),
       `the daily median over the last ${plural(days.length, 'day')}`,
     ),
     unprobeable,
+    notChecked: unprobeable ? `Not checked: ${acpMerchant ? ACP_NOT_CHECKED : 'this endpoint is not HTTP, so it is never probed.'}` : null,
   };
 }
 
@@ -257,11 +264,15 @@ function toAnsweredMs(probe: ProbeRecord): number | null {
 /** What the median response is over, given how many of the checks got an answer; null before the first check. */
 function toMedianOver(answered: number, checks: number): string | null {
   if (checks === 0) return null;
-  if (answered === 0) return `none of the last ${plural(checks, 'check')} got an HTTP answer`;
+  if (answered === 0) return checks === 1 ? 'the last check got no HTTP answer' : `none of ${toLastChecks(checks)} got an HTTP answer`;
   return answered === 1 ? 'over the last answered check' : `over the last ${answered} answered checks`;
 }
 
 /** Who states the amount when the listing gives no price: the challenge, or for an ACP merchant the checkout. */
+/** Why an ACP merchant is never checked, in one sentence for people. */
+export const ACP_NOT_CHECKED =
+  'an ACP merchant sells through a checkout agreed inside an agent platform (the Agentic Commerce Protocol), not through an HTTP endpoint that answers 402, so the index has nothing to probe and never checks it.';
+
 function toNoPriceAnswer(unprobeable: boolean, acpMerchant: boolean): string {
   if (acpMerchant) return 'No price listed. An ACP merchant sets the price at checkout inside the agent platform, and the index records none.';
   if (unprobeable) return 'No price listed. This endpoint is never called, so no challenge states one.';
@@ -338,8 +349,16 @@ export function toEndpointPagePath(id: string, page: number): string {
   return page <= 1 ? `/services/${id}` : `/services/${id}/endpoints/${page}`;
 }
 
+/**
+ * The last checks, counted in words: `the last check`, `the last 3 checks`.
+ * @example toLastChecks(1) // 'the last check'
+ */
+export function toLastChecks(count: number): string {
+  return count === 1 ? 'the last check' : `the last ${plural(count, 'check')}`;
+}
+
 function toSummary(last: ProbeRecord | undefined, unprobeable: boolean): string {
-  if (!last) return unprobeable ? 'Never checked: this endpoint is not HTTP, so it is not probed.' : 'The first check runs with the next probe pass.';
+  if (!last) return unprobeable ? 'Never checked, and never will be (see below).' : 'The first check runs with the next probe pass.';
   const facts = [last.status_code === null ? null : `HTTP ${last.status_code}`, last.latency_ms === null ? null : `${last.latency_ms} ms`]
     .filter((fact) => fact !== null);
   const when = `on the last check, ${formatUtc(last.probed_at) ?? last.probed_at}`;

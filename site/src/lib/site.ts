@@ -27,6 +27,7 @@ export interface PageLocals {
   home?: import('./home.ts').HomeView;
   listing?: import('./listing.ts').ListingView;
   docs?: import('./docs.ts').RouteGroup[];
+  status?: import('./status.ts').StatusView;
 }
 
 /**

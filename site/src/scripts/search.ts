@@ -3,8 +3,9 @@ import {
   HOME_PAGE_SIZE, isFilteredQuery, readHomeQuery, SELECT_FACETS, toCountsText, toHomeHref, toHomePager, toHomeTitle, toListParams, toStatus,
   type Facet, type HomeQuery,
 } from '../lib/home-query.ts';
-import { toHomeRow, type HomeRowView } from '../lib/home-row.ts';
+import { toHomeRow } from '../lib/home-row.ts';
 import { toPageTitle } from '../lib/site.ts';
+import { toRowElement } from './row.ts';
 
 /**
  * The home page's enhancement: the form, the filter links and the pager load results from
@@ -156,22 +157,4 @@ function toLink(doc: Document, href: string, text: string, rel?: string): HTMLAn
   link.textContent = text;
   if (rel) link.rel = rel;
   return link;
-}
-
-/** The markup of site/src/components/ServiceRow.astro, built from text nodes; directory text in <bdi>s. */
-function toRowElement(doc: Document, row: HomeRowView): HTMLLIElement {
-  const item = doc.createElement('li');
-  const head = toText(doc, 'div', '', 'head');
-  const name = toLink(doc, row.href, '');
-  name.className = 'name';
-  name.append(toText(doc, 'bdi', row.name));
-  head.append(name, ' ', toText(doc, 'span', row.result.text, `badge ${row.result.kind}`), ' ', toText(doc, 'span', row.price, 'price'));
-  if (row.health) head.append(' ', toText(doc, 'span', row.health, 'health'));
-  item.append(head);
-  if (row.description) item.append(toText(doc, 'p', row.description, 'desc'));
-  const meta = toText(doc, 'p', '', 'meta');
-  for (const part of row.meta) meta.append(toText(doc, 'bdi', part), ' · ');
-  meta.append(toText(doc, 'bdi', row.host, 'host'));
-  item.append(meta);
-  return item;
 }

@@ -61,19 +61,25 @@ export function startApprovalPage(doc: Document, win: Window & WalletHost): void
     show((await response.json()) as Purchase);
   };
 
+  /** A problem replaces the progress line: the page never says it is looking for a wallet and found none at once. */
+  const fail = (text: string) => {
+    say(ui.progress, '');
+    say(ui.problem, text);
+  };
+
   const approve = async () => {
     ui.approve.disabled = true;
     say(ui.problem, '');
     try {
       say(ui.progress, 'Looking for a browser wallet…');
       const wallet = await findWallet(win);
-      if (!wallet) return say(ui.problem, isPhoneBrowser(win.navigator.userAgent) ? NOT_YET.phone : NOT_YET.noWallet);
+      if (!wallet) return fail(isPhoneBrowser(win.navigator.userAgent) ? NOT_YET.phone : NOT_YET.noWallet);
       say(ui.progress, `Connecting to ${wallet.name}…`);
       const account = await connectAccount(wallet.provider);
       const terms = current.payment_requirements;
       say(ui.progress, 'Switching the wallet to Base Sepolia…');
       await switchToChain(wallet.provider, toChainId(terms.network));
-      if (await isContractAccount(wallet.provider, account)) return say(ui.problem, NOT_YET.contract);
+      if (await isContractAccount(wallet.provider, account)) return fail(NOT_YET.contract);
       say(ui.progress, `Sign in your wallet: ${current.amount.decimal} ${current.asset.symbol} to ${current.pay_to}.`);
       const authorization = newAuthorization(terms, account, Math.floor(Date.now() / 1000));
       const domain = toAuthorizationDomain(terms);
@@ -86,12 +92,11 @@ export function startApprovalPage(doc: Document, win: Window & WalletHost): void
         body: JSON.stringify({ authorization, signature, domain }),
       });
       const body = (await response.json()) as Purchase | { error: { message: string } };
-      if ('error' in body) return say(ui.problem, body.error.message);
+      if ('error' in body) return fail(body.error.message);
       say(ui.progress, body.status === 'completed' ? 'Done.' : '');
       show(body);
     } catch (error) {
-      say(ui.progress, '');
-      say(ui.problem, isUserRejection(error)
+      fail(isUserRejection(error)
         ? 'You declined in the wallet: nothing was signed or paid. You can approve again.'
         : `The wallet could not complete the approval: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     } finally {

@@ -20,7 +20,7 @@ describe('the approval page view', () => {
       { label: 'Service', value: 'Web search (demo) (simulated: prepared output)' },
       { label: 'Parameters', value: 'query_id = x402-facilitators, max_results = 5' },
       { label: 'Amount', value: '0.003 USDC (3000 atomic units)' },
-      { label: 'Recipient', value: '0x00000000000000000000000000000000000Fee01' },
+      { label: 'Recipient (a test address this index is configured with)', value: '0x00000000000000000000000000000000000Fee01' },
       { label: 'Network', value: 'Base Sepolia (testnet), eip155:84532' },
       { label: 'Token', value: 'USDC at 0x036CbD53842c5426634e7929541eC2318f3dCF7e' },
       { label: 'Approve before', value: '2026-11-01 12:05:00 UTC' },

@@ -16,7 +16,7 @@ export function toPurchaseFacts(purchase: Purchase): PurchaseFact[] {
     { label: 'Service', value: `${purchase.service_name}${purchase.simulated ? ' (simulated: prepared output)' : ''}` },
     { label: 'Parameters', value: params || 'none' },
     { label: 'Amount', value: `${purchase.amount.decimal} ${purchase.asset.symbol} (${purchase.amount.atomic} atomic units)` },
-    { label: 'Recipient', value: purchase.pay_to },
+    { label: 'Recipient (a test address this index is configured with)', value: toRecipient(purchase.pay_to) },
     { label: 'Network', value: `${purchase.network_label}, ${purchase.network}` },
     { label: 'Token', value: `${purchase.asset.symbol} at ${purchase.asset.address}` },
     { label: 'Approve before', value: `${purchase.expires_at.replace('T', ' ').slice(0, 19)} UTC` },
@@ -49,4 +49,11 @@ export function describeStatus(purchase: Pick<Purchase, 'status' | 'reason'>): s
 export function toPurchaseId(pathname: string): string | null {
   const match = /^\/purchase\/([A-Za-z0-9_-]{1,64})\/?$/.exec(pathname);
   return match?.[1] ?? null;
+}
+
+/** The burn address, the default recipient: test USDC paid to it is gone for good. */
+const BURN_ADDRESS = '0x000000000000000000000000000000000000dead';
+
+function toRecipient(payTo: string): string {
+  return payTo.toLowerCase() === BURN_ADDRESS ? `${payTo} (the burn address: the test USDC paid is gone for good)` : payTo;
 }
