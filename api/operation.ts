@@ -46,6 +46,8 @@ export interface ToolSpec {
   title: string;
   /** A read that changes nothing (MCP `readOnlyHint`). */
   readOnly: boolean;
+  /** Tool argument -> the operation's field, where the tool's contract names one otherwise (get_changes' `types`). */
+  arguments?: Record<string, string>;
 }
 
 /** Request examples for /docs: the values filled into the path, the query string and the body. */

@@ -5,6 +5,7 @@ import {
 import {
   batchServicesByQueryOperation, batchServicesOperation, getServiceOperation, getStatsOperation, listServicesOperation,
 } from './services.ts';
+import { listChangesOperation, listServiceChangesOperation } from './changes.ts';
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
 
 /**
@@ -17,6 +18,8 @@ export const OPERATIONS: readonly Operation[] = [
   batchServicesOperation,
   batchServicesByQueryOperation,
   getStatsOperation,
+  listChangesOperation,
+  listServiceChangesOperation,
   submitServiceOperation,
   getSubmissionOperation,
   getCatalogOperation,
