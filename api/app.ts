@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import { demoServiceRoutes } from './demo/routes.ts';
 import { apiError } from './errors.ts';
 import { withDetailLane, type NodeHandler } from './fast-detail.ts';
-import { createHttpLayer, isApiPath, type HttpLayer } from './http.ts';
+import { createHttpLayer, isApiPath, toClientAddress, type HttpLayer } from './http.ts';
 import { mcpRoutes } from './mcp/http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { readPart, type Operation, type OperationContext } from './operation.ts';
@@ -59,7 +59,7 @@ function toRoutes(runtime: Runtime): Route[] {
 }
 
 /** What every operation runs with, but the origin and the app, which come with each request. */
-export type Runtime = Omit<OperationContext, 'origin' | 'app'>;
+export type Runtime = Omit<OperationContext, 'origin' | 'app' | 'client'>;
 
 /**
  * An operation as an h3 route: each part of the request read by its schema (the body first read as a JSON object of
@@ -76,7 +76,9 @@ function toRoute(operation: Operation, runtime: Runtime): Route {
         headers: readPart(operation, 'headers', Object.fromEntries(event.req.headers)),
         body: operation.input.body ? readPart(operation, 'body', await readJsonObject(event)) : undefined,
       };
-      return operation.handle(input as never, { ...runtime, origin: event.url.origin, app: event.app });
+      const forwardedFor = runtime.deps.config.trustProxy ? event.req.headers.get('x-forwarded-for') : undefined;
+      const client = toClientAddress(forwardedFor, event.req.ip);
+      return operation.handle(input as never, { ...runtime, origin: event.url.origin, app: event.app, client });
     },
   };
 }

@@ -3,6 +3,7 @@ import { openDatabase } from '../data/db.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
 import { readSiteOptions } from '../site/build/config.ts';
 import { createSite } from '../site/build/site.ts';
+import { startDeliverySchedule } from '../webhooks/schedule.ts';
 import { createApp, serveApp } from './app.ts';
 import { readConfig } from './config.ts';
 
@@ -27,6 +28,12 @@ const server = serveApp(createApp({ db, config, now: () => new Date(), site: { d
 await server.ready();
 console.log(`Payable-Service Index listening on ${server.url}`);
 
+// Webhook deliveries run beside the server in a child of it, from the queue in the database.
+const deliveries = startDeliverySchedule({
+  env: { ...process.env, DATABASE_PATH: config.databasePath },
+  log: (line) => console.log(`[webhooks] ${line}`),
+});
+
 const stopCrawls = process.argv.includes('--no-crawl')
   ? async () => {}
   : startCrawlSchedule({
@@ -34,12 +41,13 @@ const stopCrawls = process.argv.includes('--no-crawl')
       discoveryIntervalMs: config.discoveryIntervalMs,
       env: { ...process.env, DATABASE_PATH: config.databasePath, STAGING_URL: config.stagingUrl ?? new URL(server.url!).origin },
       log: (line) => console.log(`[crawl] ${line}`),
-      onPassFinished: () => site.refresh().then(() => undefined, (error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`)),
+      onPassFinished: () => (deliveries.wake(), site.refresh()).then(() => undefined, (error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`)),
     });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     await stopCrawls();
+    await deliveries.stop();
     await server.close(true);
     db.close();
     process.exit(0);

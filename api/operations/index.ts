@@ -6,6 +6,9 @@ import {
   batchServicesByQueryOperation, batchServicesOperation, getServiceOperation, getStatsOperation, listServicesOperation,
 } from './services.ts';
 import { listChangesOperation, listServiceChangesOperation } from './changes.ts';
+import {
+  createWebhookOperation, deleteWebhookOperation, getWebhookOperation, listWebhookDeliveriesOperation, testWebhookOperation,
+} from './webhooks.ts';
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
 
 /**
@@ -22,6 +25,11 @@ export const OPERATIONS: readonly Operation[] = [
   listServiceChangesOperation,
   submitServiceOperation,
   getSubmissionOperation,
+  createWebhookOperation,
+  getWebhookOperation,
+  listWebhookDeliveriesOperation,
+  testWebhookOperation,
+  deleteWebhookOperation,
   getCatalogOperation,
   getCatalogServiceOperation,
   createPurchaseOperation,
