@@ -2,6 +2,7 @@ import { getQuery, getRouterParams, H3, toRequest, type H3Event } from 'h3';
 import { serve, type Server, type ServerOptions, type ServerRequest } from 'srvx';
 import { createDetailCache } from '../data/detail-cache.ts';
 import type { DB } from '../data/db.ts';
+import { badgeRoute } from './badge.ts';
 import { readJsonObject } from './body.ts';
 import type { Config } from './config.ts';
 import { demoServiceRoutes } from './demo/routes.ts';
@@ -54,6 +55,7 @@ function toRoutes(runtime: Runtime): Route[] {
     ...OPERATIONS.map((operation) => toRoute(operation, runtime)),
     { method: 'GET', path: '/openapi.json', handler: () => openapi },
     ...mcpRoutes(runtime),
+    badgeRoute(deps),
     ...demoServiceRoutes(deps),
   ];
 }
