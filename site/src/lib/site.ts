@@ -27,6 +27,9 @@ export interface PageLocals {
   home?: import('./home.ts').HomeView;
   listing?: import('./listing.ts').ListingView;
   docs?: import('./docs.ts').RouteGroup[];
+  /** The recent changes page, and a listing page's follow sections. */
+  changes?: import('./follow.ts').ChangeRowView[];
+  follow?: import('./follow.ts').FollowView;
 }
 
 /**
