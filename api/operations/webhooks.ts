@@ -179,7 +179,8 @@ async function toReceiverUrl(input: string, deps: Pick<OperationContext['deps'],
   const lookup = deps.lookup ?? lookupAll;
   let url: URL;
   try {
-    url = await assertPublicUrl(input, { allow, lookup });
+    // A host that does not resolve now is accepted, as a submission is: every delivery checks it again at connect time.
+    url = await assertPublicUrl(input, { allow, lookup, onUnresolvable: 'accept' });
   } catch (error) {
     if (!(error instanceof TargetError)) throw error;
     throw apiError(400, 'invalid_endpoint', `"url" ${error.message}: give a public https URL.`);

@@ -92,6 +92,8 @@ export const webhooksGroup: BenchGroup = {
           env: { ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: '127.0.0.1' },
           stdio: ['pipe', 'inherit', 'inherit'],
         });
+        // The API's load starts with the first delivery, so it runs while they do.
+        await waitFor(() => receivers.some((r) => r.count > 0), 60_000);
         await api.reset();
         await loadGenerator.run({ url: api.url, paths, seconds: LOAD_SECONDS });
         const during = await api.report();
