@@ -85,6 +85,7 @@ const statements = preparedOnce({
   disable: `UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ? AND disabled_at IS NULL`,
   abandon: `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending'`,
   createdSince: `SELECT count(*) AS n FROM webhooks WHERE client = ? AND created_at >= ?`,
+  prune: `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ?`,
 });
 
 const toWebhook = (row: WebhookRow): Webhook => ({
@@ -225,4 +226,9 @@ export function recordAttempts(db: DB, attempts: readonly Attempt[]): void {
       }
     }
   })();
+}
+
+/** Drops finished deliveries (delivered or given up) queued before `before`: the log keeps what is recent. */
+export function pruneDeliveries(db: DB, before: string): number {
+  return statements(db).prune.run(before).changes;
 }

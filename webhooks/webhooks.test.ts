@@ -5,6 +5,7 @@ import { parseAllowList } from '../crawler/targets.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
 import { recordChange } from '../data/changes.ts';
 import { upsertServices } from '../data/services.ts';
+import { pruneDeliveries } from '../data/webhooks.ts';
 import { makeService } from '../data/testing.ts';
 import { ErrorResponse, WebhookCreated, WebhookDeliveryList, Webhook as WebhookShape } from '../domain/schemas.ts';
 import { startReceiver, verifies, type Receiver } from './testing.ts';
@@ -148,6 +149,14 @@ describe('deliveries', () => {
 
     const log = WebhookDeliveryList.parse((await api(`/api/v1/webhooks/${hook.id}/deliveries`, { secret: hook.secret })).json);
     expect(log.deliveries.map((d) => [d.change_id, d.status, d.attempts])).toEqual([[wanted[1]!.id, 'delivered', 1], [wanted[0]!.id, 'delivered', 1]]);
+  });
+
+  it('prunes finished deliveries past their keep, never a pending one', () => {
+    const counts = () => test.db.prepare(`SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status ORDER BY status`).all();
+    const pending = (counts() as Array<{ status: string; n: number }>).find((row) => row.status === 'pending')?.n ?? 0;
+    expect(pruneDeliveries(test.db, new Date(clock.getTime() - 1000).toISOString())).toBe(0);
+    expect(pruneDeliveries(test.db, new Date(clock.getTime() + 1000).toISOString())).toBeGreaterThanOrEqual(2);
+    expect(counts()).toEqual(pending > 0 ? [{ status: 'pending', n: pending }] : []);
   });
 
   it('sends a ping on POST …/test', async () => {

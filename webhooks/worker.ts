@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { AllowList } from '../crawler/targets.ts';
 import type { DB } from '../data/db.ts';
 import {
-  fanOutChanges, listDueDeliveries, listDueHosts, recordAttempts, type Attempt, type DueDelivery,
+  fanOutChanges, listDueDeliveries, listDueHosts, pruneDeliveries, recordAttempts, type Attempt, type DueDelivery,
 } from '../data/webhooks.ts';
 import { sendMessage } from './send.ts';
 
@@ -17,6 +17,9 @@ export const DELIVERY_CONCURRENCY = 16;
 export const DELIVERY_POLL_MS = 500;
 /** Changes fanned out per transaction, and deliveries a receiver's lane takes from the queue at a time. */
 const FAN_OUT_BATCH = 500;
+/** Finished deliveries are kept this long in the log (as the changes they carry), pruned once an hour. */
+const KEEP_DELIVERIES_MS = 90 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
 const LANE_BATCH = 50;
 
 export interface DeliveryWorkerOptions {
@@ -51,6 +54,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let polling = false;
+  let prunedAt = -Infinity;
 
   const attempt = async (delivery: DueDelivery): Promise<Attempt> => {
     const result = await sendMessage(delivery, { dispatcher: options.dispatcher, allow: options.allow });
@@ -84,6 +88,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     if (stopped || polling) return;
     polling = true;
     try {
+      if (now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = now().getTime();
+        pruneDeliveries(options.db, new Date(prunedAt - KEEP_DELIVERIES_MS).toISOString());
+      }
       while (!stopped && fanOutChanges(options.db, now().toISOString(), FAN_OUT_BATCH) === FAN_OUT_BATCH) await yieldToEvents();
       for (const host of listDueHosts(options.db, now().toISOString())) {
         if (stopped || lanes.size >= concurrency) break;

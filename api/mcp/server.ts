@@ -19,6 +19,7 @@ const MCP_SERVER_VERSION = '1.0.0';
 const INSTRUCTIONS = 'A public index of HTTP services an AI agent can pay for with stablecoins (x402, MPP, ACP). '
   + 'search_services finds services (filter by rail, chain, asset, price, live; sort by price, uptime, latency); '
   + 'get_service gives one with its checks; live: true means it answered a payment challenge on its last check. '
+  + 'get_changes follows what changed (went live or dark, new prices and terms) by cursor. '
   + 'create_purchase asks the owner to approve a testnet purchase of a demo service (list_demo_services).';
 
 interface McpTool {
