@@ -198,6 +198,9 @@ describe('deliveries', () => {
     expect(disabled).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('answered 500') });
     expect(Date.parse(disabled.disabled_at!) - started).toBeGreaterThanOrEqual(DISABLE_AFTER_MS);
     expect(deliveriesNow(hook)[0]!.status).toBe('failed');
+    const ping = await api(`/api/v1/webhooks/${hook.id}/test`, { method: 'POST', secret: hook.secret });
+    expect(ping.status).toBe(409);
+    expect(ErrorResponse.parse(ping.json).error).toMatchObject({ code: 'conflict', message: expect.stringContaining('72 hours') });
     clock = new Date(TEST_NOW);
   });
 

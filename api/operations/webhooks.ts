@@ -137,10 +137,11 @@ export const testWebhookOperation = defineOperation({
   summary: 'Queues a ping ({type: "ping", data: {webhook_id}}) to the receiver, sent within seconds; follow it in the deliveries. Needs Authorization: Bearer <secret>.',
   input: { path: idPath, headers: bearer },
   output: WebhookDelivery,
-  errors: { '401': UNAUTHORIZED },
+  errors: { '401': UNAUTHORIZED, '409': 'conflict: the webhook is disabled (the message says why); create it again.' },
   examples: () => [{ path: { id: '{id}' }, headers: { Authorization: 'Bearer whsec_…' } }],
   handle: ({ path, headers }, { deps }) => {
     const webhook = authorize(deps, path.id, headers.authorization);
+    if (webhook.status === 'disabled') throw apiError(409, 'conflict', `The webhook is disabled: ${webhook.disabled_reason} Create it again to resume.`);
     const delivery = queuePing(deps.db, webhook, `msg_ping_${randomBytes(9).toString('base64url')}`, deps.now().toISOString());
     return new JsonReply(202, NO_STORE, delivery);
   },
