@@ -34,6 +34,7 @@ export interface FollowView {
   changes: ChangeRowView[];
   prices: PriceRowView[];
   feeds: { atom: string; json: string };
+  /** `src` is the page's own (same origin, as the content policy wants); the snippets name the site's URL. */
   badge: { src: string; markdown: string; html: string };
 }
 
@@ -55,7 +56,7 @@ export function getRecentChangeRows(db: DB): ChangeRowView[] {
 /** A listing page's follow section for service `id`. */
 export function getFollowView(db: DB, id: string, siteUrl: string): FollowView {
   const prices = listChanges(db, { service: id, types: ['price_changed'], limit: 500 }).changes.reverse();
-  const src = `${siteUrl}/badge/${id}.svg`;
+  const url = `${siteUrl}/badge/${id}.svg`;
   const page = `${siteUrl}/services/${id}`;
   return {
     changes: recentChanges(db, LISTING_CHANGES, id).map(toChangeRow),
@@ -67,9 +68,9 @@ export function getFollowView(db: DB, id: string, siteUrl: string): FollowView {
     })),
     feeds: { atom: `/services/${id}/feed.xml`, json: `/services/${id}/feed.json` },
     badge: {
-      src,
-      markdown: `[![Payable-Service Index: ${id}](${src})](${page})`,
-      html: `<a href="${page}"><img src="${src}" alt="Payable-Service Index: ${id}"></a>`,
+      src: `/badge/${id}.svg`,
+      markdown: `[![Payable-Service Index: ${id}](${url})](${page})`,
+      html: `<a href="${page}"><img src="${url}" alt="Payable-Service Index: ${id}"></a>`,
     },
   };
 }
