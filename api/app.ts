@@ -2,12 +2,13 @@ import { getQuery, getRouterParams, H3, toRequest, type H3Event } from 'h3';
 import { serve, type Server, type ServerOptions, type ServerRequest } from 'srvx';
 import { createDetailCache } from '../data/detail-cache.ts';
 import type { DB } from '../data/db.ts';
+import { badgeRoute } from './badge.ts';
 import { readJsonObject } from './body.ts';
 import type { Config } from './config.ts';
 import { demoServiceRoutes } from './demo/routes.ts';
 import { apiError } from './errors.ts';
 import { withDetailLane, type NodeHandler } from './fast-detail.ts';
-import { createHttpLayer, isApiPath, type HttpLayer } from './http.ts';
+import { createHttpLayer, isApiPath, toClientAddress, type HttpLayer } from './http.ts';
 import { mcpRoutes } from './mcp/http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { readPart, type Operation, type OperationContext } from './operation.ts';
@@ -55,12 +56,13 @@ function toRoutes(runtime: Runtime): Route[] {
     ...OPERATIONS.map((operation) => toRoute(operation, runtime)),
     { method: 'GET', path: '/openapi.json', handler: () => openapi },
     ...mcpRoutes(runtime),
+    badgeRoute(deps),
     ...demoServiceRoutes(deps),
   ];
 }
 
 /** What every operation runs with, but the origin and the app, which come with each request. */
-export type Runtime = Omit<OperationContext, 'origin' | 'app'>;
+export type Runtime = Omit<OperationContext, 'origin' | 'app' | 'client'>;
 
 /**
  * An operation as an h3 route: each part of the request read by its schema (the body first read as a JSON object of
@@ -77,7 +79,9 @@ function toRoute(operation: Operation, runtime: Runtime): Route {
         headers: readPart(operation, 'headers', Object.fromEntries(event.req.headers)),
         body: operation.input.body ? readPart(operation, 'body', await readJsonObject(event)) : undefined,
       };
-      return operation.handle(input as never, { ...runtime, origin: toOwnOrigin(event, runtime.deps.config), app: event.app });
+      const forwardedFor = runtime.deps.config.trustProxy ? event.req.headers.get('x-forwarded-for') : undefined;
+      const client = toClientAddress(forwardedFor, event.req.ip);
+      return operation.handle(input as never, { ...runtime, origin: toOwnOrigin(event, runtime.deps.config), app: event.app, client });
     },
   };
 }

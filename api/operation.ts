@@ -38,6 +38,8 @@ export interface OperationContext {
   origin: string;
   /** The app itself, for an operation that calls another route in process (the purchase approval). */
   app?: Fetchable;
+  /** The client's address, as the rate limit counts it; absent over MCP's stdio. */
+  client?: string;
 }
 
 /** An MCP tool made from an operation: its arguments are the operation's path, query and body fields in one object. */
@@ -46,6 +48,8 @@ export interface ToolSpec {
   title: string;
   /** A read that changes nothing (MCP `readOnlyHint`). */
   readOnly: boolean;
+  /** Tool argument -> the operation's field, where the tool's contract names one otherwise (get_changes' `types`). */
+  arguments?: Record<string, string>;
 }
 
 /** Request examples for /docs: the values filled into the path, the query string and the body. */
@@ -59,7 +63,9 @@ export interface OperationExample {
 export interface Operation<I extends OperationInput = OperationInput> {
   /** The OpenAPI operationId. */
   id: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
+  /** The status of a success, when not 200 (the handler answers a JsonReply with it). */
+  status?: 201 | 202;
   /** With `{name}` placeholders, as OpenAPI writes them. */
   path: string;
   summary: string;

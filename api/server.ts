@@ -3,6 +3,7 @@ import { openDatabase } from '../data/db.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
 import { readSiteOptions } from '../site/build/config.ts';
 import { createSite } from '../site/build/site.ts';
+import { startDeliverySchedule } from '../webhooks/schedule.ts';
 import { createApp, serveApp } from './app.ts';
 import { readConfig } from './config.ts';
 
@@ -29,6 +30,12 @@ console.log(`Payable-Service Index listening on ${server.url}`);
 
 const refreshSite = () => site.refresh().then(() => undefined, (error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`));
 
+// Webhook deliveries run beside the server in a child of it, from the queue in the database.
+const deliveries = startDeliverySchedule({
+  env: { ...process.env, DATABASE_PATH: config.databasePath },
+  log: (line) => console.log(`[webhooks] ${line}`),
+});
+
 const stopCrawls = process.argv.includes('--no-crawl')
   ? async () => {}
   : startCrawlSchedule({
@@ -36,7 +43,7 @@ const stopCrawls = process.argv.includes('--no-crawl')
       discoveryIntervalMs: config.discoveryIntervalMs,
       env: { ...process.env, DATABASE_PATH: config.databasePath, STAGING_URL: config.stagingUrl ?? new URL(server.url!).origin },
       log: (line) => console.log(`[crawl] ${line}`),
-      onPassFinished: refreshSite,
+      onPassFinished: () => (deliveries.wake(), refreshSite()),
       // Pages follow the results during a pass too (every 30 s), not only when it ends: a first pass offline takes minutes.
       onPassProgress: refreshSite,
     });
@@ -44,6 +51,7 @@ const stopCrawls = process.argv.includes('--no-crawl')
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     await stopCrawls();
+    await deliveries.stop();
     await server.close(true);
     db.close();
     process.exit(0);

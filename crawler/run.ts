@@ -1,3 +1,4 @@
+import { pruneChanges } from '../data/changes.ts';
 import { finishCrawlRun, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from '../data/crawl.ts';
 import type { DB } from '../data/db.ts';
 import { PROBE_HISTORY } from '../data/probe-read.ts';
@@ -37,7 +38,7 @@ export interface CrawlSummary {
 
 /**
  * One crawl: discovery (when asked), a probe pass over every main endpoint (when asked), the submission queue,
- * then daily roll-ups and pruning. A fault in one directory or one service never stops it; the run is recorded
+ * then daily roll-ups and pruning (probes, and changes past 90 days). A fault in one directory or one service never stops it; the run is recorded
  * with its counts and errors.
  * @example await runCrawl(db, { agent, directories: DEFAULT_DIRECTORIES, discover: true, probe: true, now: () => new Date() });
  */
@@ -76,6 +77,7 @@ function keepHistoryBounded(db: DB, now: Date): void {
     keepLast: PROBE_HISTORY,
     keepDaysSince: new Date(now.getTime() - KEEP_PROBE_DAYS_DAYS * DAY_MS).toISOString().slice(0, 10),
   });
+  pruneChanges(db, now);
 }
 
 function finish(db: DB, summary: CrawlSummary, now: Date, status: 'finished' | 'failed'): void {

@@ -1,4 +1,5 @@
 import type { Change, ChangeType } from '../domain/schemas.ts';
+import { detectChanges, type ServiceState } from './change-detect.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 
 /** How long the log keeps a change (DESIGN.md: 90 days). */
@@ -37,6 +38,9 @@ interface ChangeRow {
 const statements = preparedOnce({
   insert: `INSERT INTO changes (at, service_id, type, summary, before, after) VALUES (?, ?, ?, ?, ?, ?)`,
   prune: `DELETE FROM changes WHERE at < ?`,
+  state: `SELECT name, endpoint, live, price_usd, price_display, rails, chains, assets, facilitator, flags
+    FROM services WHERE id = ?`,
+  endpoints: `SELECT method, url FROM service_endpoints WHERE service_id = ? ORDER BY position`,
 });
 
 /** The id of the change stored at `seq`: zero-padded, so ids compared as strings keep the log's order. */
@@ -103,4 +107,41 @@ export function recentChanges(db: DB, limit: number, service?: string): Change[]
 export function pruneChanges(db: DB, now: Date): number {
   const cutoff = new Date(now.getTime() - CHANGE_RETENTION_DAYS * 86_400_000).toISOString();
   return statements(db).prune.run(cutoff).changes;
+}
+
+interface StateRow {
+  name: string; endpoint: string; live: number | null; price_usd: number | null; price_display: string | null;
+  rails: string; chains: string; assets: string; facilitator: string | null; flags: string;
+}
+
+/**
+ * What the change log watches of one stored service (data/change-detect.ts), or null when it is not stored; with its
+ * listed endpoints when the caller's write may change them.
+ */
+export function readServiceState(db: DB, id: string, withEndpoints: boolean): ServiceState | null {
+  const s = statements(db);
+  const row = s.state.get(id) as StateRow | undefined;
+  if (!row) return null;
+  const state: ServiceState = {
+    name: row.name, endpoint: row.endpoint, live: row.live === null ? null : row.live === 1,
+    price: { usd: row.price_usd, display: row.price_display },
+    rails: JSON.parse(row.rails), chains: JSON.parse(row.chains), assets: JSON.parse(row.assets),
+    facilitator: row.facilitator, flags: JSON.parse(row.flags),
+  };
+  if (withEndpoints) {
+    const rows = s.endpoints.all(id) as Array<{ method: string | null; url: string }>;
+    state.endpoints = rows.map((e) => `${e.method ?? 'GET'} ${e.url}`);
+  }
+  return state;
+}
+
+/**
+ * Records what changed of a service since `before` (read with readServiceState before the write), as of `at`. Call it
+ * in the writer's transaction, after the write.
+ * @example const before = readServiceState(db, id, true); upsertService(db, input, now); recordServiceChanges(db, id, before, now, true);
+ */
+export function recordServiceChanges(db: DB, id: string, before: ServiceState | null, at: string, withEndpoints: boolean): Change[] {
+  const after = readServiceState(db, id, withEndpoints);
+  if (!after) return [];
+  return detectChanges(id, before, after, at).map((change) => recordChange(db, change));
 }

@@ -1,3 +1,4 @@
+import { readServiceState, recordServiceChanges } from './changes.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { storeServiceDetail } from './service-detail.ts';
 import { applyServiceTerms } from './services.ts';
@@ -25,12 +26,17 @@ export function recordProbe(db: DB, probe: ProbeInput): void {
 /**
  * Records probes in one transaction (each one as `recordProbe` does), then re-renders the detail answer and the
  * 30-day figures (`uptime_30d`, `checks_30d`, `median_latency_ms_30d`) of each service once, as of the newest of its
- * probes recorded here (data/uptime.ts): two indexed reads a service.
+ * probes recorded here (data/uptime.ts): two indexed reads a service; and records in the same transaction what
+ * changed of each service (went live or dark, its price or terms: data/change-detect.ts).
+ * `changes: false` leaves the log out, for the benchmark that measures what writing it costs.
  * @example recordProbes(db, probesOfOneService);
  */
-export function recordProbes(db: DB, probes: readonly ProbeInput[]): void {
+export function recordProbes(db: DB, probes: readonly ProbeInput[], options: { changes?: boolean } = {}): void {
   const s = statements(db);
+  const changes = options.changes ?? true;
   db.transaction(() => {
+    // What each service was before this batch, for the change log written with it.
+    const before = new Map(changes ? probes.map((probe) => [probe.service_id, readServiceState(db, probe.service_id, false)]) : []);
     for (const probe of probes) {
       s.insert.run(probe.service_id, probe.probed_at, probe.ok ? 1 : 0, probe.status_code, probe.method,
         probe.latency_ms, probe.reason, JSON.stringify(probe.detected_rails));
@@ -45,5 +51,6 @@ export function recordProbes(db: DB, probes: readonly ProbeInput[]): void {
       if (held === undefined || probe.probed_at > held) newest.set(probe.service_id, probe.probed_at);
     }
     for (const [id, at] of newest) storeServiceDetail(db, id, at);
+    for (const [id, at] of newest) if (before.get(id)) recordServiceChanges(db, id, before.get(id)!, at, false);
   })();
 }

@@ -23,6 +23,6 @@ export function readSeed(path = SEED_PATH): ServiceInput[] {
 export function seedIfEmpty(db: DB, services: readonly ServiceInput[], now: string): number {
   const { n } = statements(db).count.get() as { n: number };
   if (n > 0) return 0;
-  upsertServices(db, services, now);
+  upsertServices(db, services, now, { changes: false });
   return services.length;
 }

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { readServiceState, recordServiceChanges } from './changes.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
 import { storeServiceDetail } from './service-detail.ts';
@@ -75,10 +76,18 @@ export function upsertService(db: DB, input: ServiceInput, now: string): void {
   storeServiceDetail(db, input.id, now);
 }
 
-/** Writes many services in one transaction. */
-export function upsertServices(db: DB, inputs: readonly ServiceInput[], now: string): void {
+/**
+ * Writes many services in one transaction, recording in it what changed of each (data/change-detect.ts), unless
+ * `changes` is false (seeding the embedded default, which is where the log starts, not a change).
+ */
+export function upsertServices(db: DB, inputs: readonly ServiceInput[], now: string, options: { changes?: boolean } = {}): void {
+  const changes = options.changes ?? true;
   db.transaction(() => {
-    for (const input of inputs) upsertService(db, input, now);
+    for (const input of inputs) {
+      const before = changes ? readServiceState(db, input.id, true) : null;
+      upsertService(db, input, now);
+      if (changes) recordServiceChanges(db, input.id, before, now, true);
+    }
   })();
 }
 

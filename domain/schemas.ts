@@ -234,6 +234,8 @@ export const ERROR_CODES = [
   'missing_query',
   'rate_limited',
   'internal_error',
+  'unauthorized',
+  'conflict',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -247,3 +249,53 @@ export const ErrorResponse = z
   })
   .meta({ id: 'Error' });
 
+
+/** A webhook's filters and standing; the secret is answered only once, at creation (WebhookCreated). */
+export const Webhook = z
+  .object({
+    id: z.string().meta({ example: 'wh_3k9x2m7q4t8v' }),
+    url: z.string().meta({ format: 'uri' }),
+    types: z.array(z.enum(CHANGE_TYPES)).meta({ description: 'The change types it hears of; empty: every type.' }),
+    services: z.array(z.string()).meta({ description: 'The service ids it hears of; empty: every service.' }),
+    rail: z.string().nullable().meta({ description: 'Only changes of services on this rail; null: any.' }),
+    chain: z.string().nullable().meta({ description: 'Only changes of services on this chain; null: any.' }),
+    asset: z.string().nullable().meta({ description: 'Only changes of services paid in this asset; null: any.' }),
+    created_at: dateTime,
+    status: z.enum(['active', 'disabled']),
+    disabled_at: dateTime.nullable(),
+    disabled_reason: z.string().nullable().meta({ description: 'Why deliveries stopped (72 hours of failures), or null.' }),
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = z.infer<typeof Webhook>;
+
+export const WebhookCreated = Webhook.extend({
+  secret: z.string().meta({
+    description: 'whsec_…: verifies each delivery (Standard Webhooks) and is the bearer for this webhook\'s routes. Shown only here.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  }),
+}).meta({ id: 'WebhookCreated' });
+export type WebhookCreated = z.infer<typeof WebhookCreated>;
+
+export const WebhookDelivery = z
+  .object({
+    id: z.string().meta({ description: 'The webhook-id header it is sent with; the same on every attempt.' }),
+    at: dateTime.meta({ description: 'When it was queued.' }),
+    type: z.string().meta({ description: 'The change type, or ping.' }),
+    change_id: ChangeId.nullable(),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.int(),
+    last_attempt_at: dateTime.nullable(),
+    last_status: z.int().nullable().meta({ description: 'The HTTP status of the last attempt; null when none answered.' }),
+    last_error: z.string().nullable(),
+    next_attempt_at: dateTime.nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookDeliveryList = z
+  .object({
+    generated_at: dateTime,
+    deliveries: z.array(WebhookDelivery).meta({ description: 'The last 100, newest first.' }),
+  })
+  .meta({ id: 'WebhookDeliveryList' });
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;

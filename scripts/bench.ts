@@ -9,8 +9,9 @@ import { buildGroup } from './bench/build.ts';
 import { crawlGroup } from './bench/crawl.ts';
 import { purchaseGroup } from './bench/purchase.ts';
 import { formatFigure, passes, type BenchGroup, type Figure } from './bench/report.ts';
+import { webhooksGroup } from './bench/webhooks.ts';
 
-const GROUPS: BenchGroup[] = [apiGroup, crawlGroup, purchaseGroup, buildGroup];
+const GROUPS: BenchGroup[] = [apiGroup, crawlGroup, purchaseGroup, buildGroup, webhooksGroup];
 
 const names = process.argv.slice(2);
 const unknown = names.filter((name) => !GROUPS.some((group) => group.name === name));

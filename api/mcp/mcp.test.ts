@@ -9,7 +9,7 @@ import { openDatabase } from '../../data/db.ts';
 import { recordProbe } from '../../data/probes.ts';
 import { upsertServices } from '../../data/services.ts';
 import { makeService } from '../../data/testing.ts';
-import { ErrorResponse, ServiceDetail, ServiceList, Stats, SubmitResult } from '../../domain/schemas.ts';
+import { ChangeList, ErrorResponse, ServiceDetail, ServiceList, Stats, SubmitResult } from '../../domain/schemas.ts';
 import { Purchase, PurchaseCatalog } from '../purchase/schemas.ts';
 import { createApp, serveApp } from '../app.ts';
 import { testConfig, TEST_NOW } from '../testing.ts';
@@ -20,7 +20,7 @@ import { testConfig, TEST_NOW } from '../testing.ts';
  * tool's answer can be compared with the REST route's body for the same arguments.
  */
 
-const TOOLS = ['search_services', 'get_service', 'get_services', 'get_stats', 'submit_service', 'get_submission',
+const TOOLS = ['search_services', 'get_service', 'get_services', 'get_stats', 'get_changes', 'submit_service', 'get_submission',
   'list_demo_services', 'create_purchase', 'get_purchase'];
 
 const dir = mkdtempSync(join(tmpdir(), 'psi-mcp-'));
@@ -103,6 +103,23 @@ describe.each([
     const search = tools.find((tool) => tool.name === 'search_services')!;
     expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['sort', 'max_price_usd', 'category', 'facilitator', 'source', 'flag', 'flags', 'q', 'limit']));
     expect(tools.find((tool) => tool.name === 'get_service')!.inputSchema.required).toEqual(['id']);
+    const changes = tools.find((tool) => tool.name === 'get_changes')!;
+    expect(Object.keys(changes.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['after', 'service', 'types']));
+    expect(Object.keys(changes.inputSchema.properties ?? {})).not.toContain('type');
+  });
+
+  it('answers get_changes {after, service, types} with exactly the REST change log', async () => {
+    const result = await client.callTool({ name: 'get_changes', arguments: { service: 'beta-test', types: ['listed', 'went_live'] } });
+    expect(result.isError).toBeFalsy();
+    const page = ChangeList.parse(structured(result));
+    expect(page.changes.map((change) => change.type)).toEqual(['listed', 'went_live']);
+    expect(withoutTime(structured(result))).toEqual(withoutTime((await rest('/api/v1/changes?service=beta-test&type=listed,went_live')).json));
+    const after = page.changes[0]!.id;
+    const next = ChangeList.parse(structured(await client.callTool({ name: 'get_changes', arguments: { after, service: 'beta-test' } })));
+    expect(next.changes.map((change) => change.type)).toEqual(['went_live']);
+    const refused = errorOf(await client.callTool({ name: 'get_changes', arguments: { types: ['went_up'] } }));
+    expect(refused.error).toMatchObject({ code: 'missing_query' });
+    expect(refused.error.message).toContain('went_dark');
   });
 
   it('answers search_services with exactly the REST list for the same arguments', async () => {

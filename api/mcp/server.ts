@@ -19,6 +19,7 @@ const MCP_SERVER_VERSION = '1.0.0';
 const INSTRUCTIONS = 'A public index of HTTP services an AI agent can pay for with stablecoins (x402, MPP, ACP). '
   + 'search_services finds services (filter by rail, chain, asset, price, live; sort by price, uptime, latency); '
   + 'get_service gives one with its checks; live: true means it answered a payment challenge on its last check. '
+  + 'get_changes follows what changed (went live or dark, new prices and terms) by cursor. '
   + 'create_purchase asks the owner to approve a testnet purchase of a demo service (list_demo_services).';
 
 interface McpTool {
@@ -56,8 +57,9 @@ async function callTool(name: string, args: Record<string, unknown>, context: Op
     const tool = TOOLS.get(name);
     if (!tool) throw new UnknownTool(name);
     const input = { path: {}, query: {}, headers: readPart(tool.operation, 'headers', {}), body: undefined as unknown };
+    const fields = Object.entries(args).map(([key, value]) => [tool.operation.tool?.arguments?.[key] ?? key, value] as const);
     for (const { part, keys } of tool.parts) {
-      const given = Object.fromEntries(Object.entries(args).filter(([key]) => keys.includes(key)));
+      const given = Object.fromEntries(fields.filter(([key]) => keys.includes(key)));
       (input as Record<string, unknown>)[part] = readPart(tool.operation, part, given);
     }
     const body = toJsonValue(await tool.operation.handle(input as never, context));
@@ -92,7 +94,7 @@ function toTool(operation: Operation): McpTool {
   const { path, query, body } = operation.input;
   const parts = ([['path', path], ['query', query], ['body', body]] as const)
     .flatMap(([part, schema]) => (schema instanceof z.ZodObject ? [{ part, shape: schema.shape }] : []));
-  const args = z.object(Object.assign({}, ...parts.map(({ shape }) => shape)));
+  const args = z.object(toArguments(Object.assign({}, ...parts.map(({ shape }) => shape)), spec.arguments ?? {}));
   return {
     operation,
     parts: parts.map(({ part, shape }) => ({ part, keys: Object.keys(shape) })),
@@ -105,6 +107,12 @@ function toTool(operation: Operation): McpTool {
       annotations: { title: spec.title, readOnlyHint: spec.readOnly, openWorldHint: false, ...(spec.readOnly ? {} : { destructiveHint: false }) },
     },
   };
+}
+
+/** The operation's fields under the tool's names for them. */
+function toArguments(shape: Record<string, z.ZodType>, names: Record<string, string>): Record<string, z.ZodType> {
+  const argumentOf = new Map(Object.entries(names).map(([argument, field]) => [field, argument]));
+  return Object.fromEntries(Object.entries(shape).map(([field, schema]) => [argumentOf.get(field) ?? field, schema]));
 }
 
 /**

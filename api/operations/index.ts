@@ -6,6 +6,10 @@ import {
   batchServicesByQueryOperation, batchServicesOperation, getServiceOperation, getStatsOperation, listServicesOperation,
 } from './services.ts';
 import { getStatusOperation } from './status.ts';
+import { listChangesOperation, listServiceChangesOperation } from './changes.ts';
+import {
+  createWebhookOperation, deleteWebhookOperation, getWebhookOperation, listWebhookDeliveriesOperation, testWebhookOperation,
+} from './webhooks.ts';
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
 
 /**
@@ -19,8 +23,15 @@ export const OPERATIONS: readonly Operation[] = [
   batchServicesByQueryOperation,
   getStatsOperation,
   getStatusOperation,
+  listChangesOperation,
+  listServiceChangesOperation,
   submitServiceOperation,
   getSubmissionOperation,
+  createWebhookOperation,
+  getWebhookOperation,
+  listWebhookDeliveriesOperation,
+  testWebhookOperation,
+  deleteWebhookOperation,
   getCatalogOperation,
   getCatalogServiceOperation,
   createPurchaseOperation,

@@ -66,10 +66,13 @@ describe('the built site', () => {
       'Which payment terms does it advertise? Rail: x402. Chains: base. Assets: USDC. Facilitator: https://x402.org/facilitator.',
       'Where is it listed?', 'GET /api/v1/services/alpha-example-com',
       'Last 24 h 91.7 %', 'Last 7 d 90.0 %', 'Last 30 d 90.0 %',
+      'Recent changes', 'was listed on x402 at https://alpha.example.com/v1/weather.', 'Price history', 'Badge',
     ]) {
       expect(text, expected).toContain(expected);
     }
-    expect(html.match(/<tr>/g)!.length).toBe(1 + 3 + 1 + 20);
+    // Endpoints (head and 3 rows), checks (head and 20 rows), and the head of the recent changes, whose rows are marked.
+    expect(html.match(/<tr>/g)!.length).toBe(1 + 3 + 1 + 20 + 1);
+    expect(html.match(/<tr data-change=/g)!.length).toBeGreaterThanOrEqual(1);
     expect(html).toContain('<svg class="chart"');
     expect(html).toContain('<a href="https://x402.org/facilitator" rel="nofollow noopener">');
     expect(html).toContain('<link rel="canonical" href="https://index.test/services/alpha-example-com">');

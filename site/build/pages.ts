@@ -9,6 +9,9 @@ import { toPricingMd } from '../src/lib/documents/pricing-md.ts';
 import { toPurchaseMd } from '../src/lib/documents/purchase-md.ts';
 import { toRobotsTxt } from '../src/lib/documents/robots-txt.ts';
 import { toSitemapXml } from '../src/lib/documents/sitemap-xml.ts';
+import { recentChanges } from '../../data/changes.ts';
+import { FEED_SIZE, toAtomFeed, toJsonFeed, type FeedSpec } from '../src/lib/feeds.ts';
+import { getFollowView, getRecentChangeRows } from '../src/lib/follow.ts';
 import { formatUtc } from '../src/lib/format.ts';
 import { getHomeView } from '../src/lib/home.ts';
 import { EMPTY_QUERY, type HomeQuery } from '../src/lib/home-query.ts';
@@ -69,7 +72,8 @@ export async function renderService(ctx: RenderContext, id: string, prune = fals
     removeService(ctx.out, id);
     return 0;
   }
-  ctx.out.write(`services/${id}/index.html`, await ctx.renderer.render(`/services/${id}`, { site: ctx.site, listing: first }));
+  const follow = getFollowView(ctx.db, id, ctx.options.siteUrl);
+  ctx.out.write(`services/${id}/index.html`, await ctx.renderer.render(`/services/${id}`, { site: ctx.site, listing: first, follow }));
   const pages = first.endpoints.pages;
   for (let page = 2; page <= pages; page++) {
     const view = getListingView(ctx.db, id, page, listingOptions, snapshot);
@@ -78,6 +82,10 @@ export async function renderService(ctx: RenderContext, id: string, prune = fals
       await ctx.renderer.render(`/services/${id}/endpoints/${page}`, { site: ctx.site, listing: view }));
   }
   if (prune) pruneEndpointPages(ctx.out, id, pages);
+  writeFeeds(ctx, {
+    path: `/services/${id}/feed`, pagePath: `/services/${id}`, title: `${snapshot.name}: changes`,
+    description: `What the Payable-Service Index saw change of ${snapshot.name}.`, changes: recentChanges(ctx.db, FEED_SIZE, id),
+  });
   ctx.out.write(`snapshots/services/${id}.json`, JSON.stringify(snapshot));
   return pages;
 }
@@ -104,6 +112,11 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   out.write('404.html', await renderer.render('/404', { site }, 404));
   await renderStatus(ctx);
   out.write('docs/index.html', await renderer.render('/docs', { site, docs: listRouteGroups(docsOptions) }));
+  out.write('changes/index.html', await renderer.render('/changes', { site, changes: getRecentChangeRows(db) }));
+  writeFeeds(ctx, {
+    path: '/feed', pagePath: '/', title: 'Payable-Service Index: recent changes',
+    description: 'Services listed, going live or dark, changing price, terms, endpoints or flags.', changes: recentChanges(db, FEED_SIZE),
+  });
   out.write('pricing.md', toPricingMd(docsOptions));
   out.write('docs/purchase.md', toPurchaseMd(docsOptions));
   out.write('llms.txt', toLlmsTxt({ ...docsOptions, total: stats.total, live: stats.live, lastCheck: formatUtc(stats.last_probe_at) }));
@@ -122,6 +135,14 @@ export async function renderStatus(ctx: RenderContext): Promise<void> {
 /** The home page for a query: the static first page, or a filtered page rendered on request. */
 export function renderHome(ctx: Pick<RenderContext, 'db' | 'renderer' | 'site'>, query: HomeQuery): Promise<string> {
   return ctx.renderer.render('/', { site: ctx.site, home: getHomeView(ctx.db, query) });
+}
+
+/** A page's feeds, Atom and JSON Feed, beside it (`feed.xml`, `feed.json`). */
+function writeFeeds(ctx: RenderContext, spec: Omit<FeedSpec, 'siteUrl' | 'generatedAt'>): void {
+  const full = { ...spec, siteUrl: ctx.options.siteUrl, generatedAt: ctx.generatedAt };
+  const base = spec.path.slice(1);
+  ctx.out.write(`${base}.xml`, toAtomFeed(full));
+  ctx.out.write(`${base}.json`, toJsonFeed(full));
 }
 
 function pruneEndpointPages(out: Output, id: string, pages: number): void {

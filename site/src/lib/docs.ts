@@ -165,7 +165,9 @@ function toCurl(operation: Operation, origin: string, example: OperationExample)
   const search = new URLSearchParams(example.query ?? {}).toString().replace(/%2C/g, ',').replace(/%3A/g, ':');
   const url = `${origin}${path}${search ? `?${search}` : ''}`;
   const headers = Object.entries(example.headers ?? {}).map(([name, value]) => `${name}: ${value}`);
-  return operation.method === 'GET' ? get(url) : post(url, example.body ?? {}, headers);
+  if (operation.method === 'GET') return [get(url), ...headers.map((h) => `-H ${shellQuote(h)}`)].join(' \\\n  ');
+  if (operation.method === 'DELETE') return [`curl -s -X DELETE ${shellQuote(url)}`, ...headers.map((h) => `-H ${shellQuote(h)}`)].join(' \\\n  ');
+  return post(url, example.body ?? {}, headers);
 }
 
 /** What an operation answers: its output's shape and fields, and its statuses. */
@@ -174,5 +176,5 @@ function toAnswers(operation: Operation): string {
   const id = output.meta()?.id;
   const fields = output instanceof z.ZodObject ? Object.keys(output.shape).join(', ') : '';
   const errors = Object.entries(operation.errors).map(([status, text]) => `${status} ${text.split(':')[0]!.replace(/\.$/, '')}`);
-  return `${id ?? 'JSON'}${fields ? `: ${fields}` : ''}. ${['200', ...errors, '429', '500'].join(', ')}.`;
+  return `${id ?? 'JSON'}${fields ? `: ${fields}` : ''}. ${[String(operation.status ?? 200), ...errors, '429', '500'].join(', ')}.`;
 }

@@ -28,6 +28,9 @@ export interface PageLocals {
   listing?: import('./listing.ts').ListingView;
   docs?: import('./docs.ts').RouteGroup[];
   status?: import('./status.ts').StatusView;
+  /** The recent changes page, and a listing page's follow sections. */
+  changes?: import('./follow.ts').ChangeRowView[];
+  follow?: import('./follow.ts').FollowView;
 }
 
 /**
