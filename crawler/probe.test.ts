@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -41,6 +42,14 @@ const payment402 = (res: ServerResponse, url: string, padBytes = 0): void => {
   res.end('{}');
 };
 
+/** The real tempo challenge (openai.mpp.tempo.xyz) with `chainId` taken out of its request, encoded as captured. */
+const TEMPO_WITHOUT_CHAIN_ID = readFileSync(new URL('./fixtures/challenges/mpp-tempo-session-www-authenticate.openai-mpp-tempo-xyz.txt', import.meta.url), 'utf8')
+  .trim()
+  .replace(/request="([^"]+)"/, (_all, encoded: string) => {
+    const { methodDetails: { chainId: _chainId, ...details }, ...request } = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+    return `request="${Buffer.from(JSON.stringify({ ...request, methodDetails: details })).toString('base64url')}"`;
+  });
+
 let fleet: Fleet;
 let extra: Awaited<ReturnType<typeof startServer>>;
 let agent: ProbeAgent;
@@ -76,6 +85,8 @@ beforeAll(async () => {
         return req.socket.destroy();
       case '/huge-header':
         return payment402(res, url.href, 80_000);
+      case '/tempo-without-chain-id':
+        return res.writeHead(402, { 'www-authenticate': TEMPO_WITHOUT_CHAIN_ID, 'content-type': 'application/problem+json' }).end('{}');
       case '/post-only-broken':
         if (req.method !== 'POST') return res.writeHead(404).end();
         return res.writeHead(402, { 'content-type': 'application/json' }).end('{"x402Version":2,"accepts":[]}');
@@ -103,6 +114,12 @@ describe('probeEndpoint against the fleet', () => {
     expect((await probe(endpointOf('x402-v2-header'))).terms).toMatchObject({ rails: ['x402'], chains: ['base-sepolia'], assets: ['USDC'] });
     expect((await probe(endpointOf('mpp'))).terms).toMatchObject({ rails: ['mpp'], chains: ['tempo'], assets: ['USD', 'USDC'] });
     expect((await probe(endpointOf('dual-rail'))).signals).toEqual(['x402-v2-header', 'mpp-header']);
+  });
+
+  it('records no chain for a tempo challenge that names none, and keeps the service live', async () => {
+    const outcome = await probe({ url: `${extra.origin}/tempo-without-chain-id` });
+    expect(outcome).toMatchObject({ ok: true, detected_rails: ['mpp'], signals: ['mpp-header'] });
+    expect(outcome.terms).toEqual({ rails: ['mpp'], chains: [], assets: ['0x20c000000000000000000000b9537d11c60e8b50'], price: { usd: null, display: null } });
   });
 
   it('falls back from GET to POST {} when GET answers 405, and records POST', async () => {
