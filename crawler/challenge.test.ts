@@ -80,6 +80,24 @@ describe('readMppChallenges', () => {
     });
   });
 
+  /** The real tempo challenge with its decoded `request` edited, re-encoded as it was (base64url, no padding). */
+  const withMethodDetails = (edit: (details: Record<string, unknown>) => void): string =>
+    MPP_TEMPO_SESSION.replace(/request="([^"]+)"/, (_all, encoded: string) => {
+      const decoded = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+      edit(decoded.methodDetails);
+      return `request="${Buffer.from(JSON.stringify(decoded)).toString('base64url')}"`;
+    });
+
+  it('records no chain, asset symbol or price for a tempo challenge without chainId: it does not say which network', () => {
+    const read = readMppChallenges(withMethodDetails((details) => delete details.chainId));
+    expect(read).toMatchObject({ valid: true, offers: [{ rail: 'mpp', method: 'tempo', chain: null, asset: '0x20c000000000000000000000b9537d11c60e8b50', price: { usd: null } }] });
+  });
+
+  it('reads the tempo testnet from its chainId', () => {
+    const read = readMppChallenges(withMethodDetails((details) => (details.chainId = 42431)));
+    expect(read).toMatchObject({ valid: true, offers: [{ chain: 'tempo-testnet' }] });
+  });
+
   it('splits joined challenges outside quoted strings, next to other schemes', () => {
     const tricky = `Payment id="x, Payment id=y", realm="a.test", method="stripe", intent="charge", description="say \\"Payment \\" here", request="${request}"`;
     const value = `Basic realm="x", ${tricky}, Bearer error="invalid_token", ${MPP_STRIPE}`;

@@ -31,7 +31,7 @@ export type ChallengeProblem =
   | 'malformed-payment';
 
 interface OfferTerms {
-  /** The index's chain name, or null when the offer is not on a chain (Stripe). */
+  /** The index's chain name, or null when the offer is not on a chain (Stripe) or does not say which (Tempo without chainId). */
   chain: string | null;
   /** The asset symbol (unknown contracts verbatim), or null when not stated. */
   asset: string | null;
@@ -181,12 +181,20 @@ function isAtSchemeBoundary(value: string, at: number): boolean {
   return i < 0 || value.charAt(i) === ',';
 }
 
-/** The chain of an MPP challenge: `methodDetails.chainId` (EVM), else the method when it names a chain. */
+/**
+ * Methods whose networks only `methodDetails.chainId` tells apart (Tempo mainnet 4217 or testnet 42431, any EVM
+ * chain): without it the challenge names no chain (the spec's default is the testnet, a client's is its own chain),
+ * so none is recorded rather than a guess.
+ */
+const CHAIN_ID_METHODS: ReadonlySet<string> = new Set(['tempo', 'evm']);
+
+/** The chain of an MPP challenge: `methodDetails.chainId` (EVM), else the method when it alone names a chain. */
 function toMppChain(method: string, request: Record<string, unknown>): string | null {
   const chainId = isRecord(request.methodDetails) ? request.methodDetails.chainId : undefined;
   if ((typeof chainId === 'number' && Number.isSafeInteger(chainId)) || (typeof chainId === 'string' && /^\d+$/.test(chainId))) {
     return toChainName(`eip155:${chainId}`);
   }
+  if (CHAIN_ID_METHODS.has(method.toLowerCase())) return null;
   const chain = toChainName(method);
   return toCaip2(chain) === null ? null : chain;
 }

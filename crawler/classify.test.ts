@@ -88,7 +88,7 @@ const CASES: Array<[name: string, facts: ProbeFacts, expected: Expected]> = [
   ['real MPP problem body without its header', on402({}, MPP_STRIPE_BODY), notOk('402 without accepts')],
   ['real MPP tempo session header', on402({ 'www-authenticate': MPP_TEMPO_SESSION }), ok(['mpp'], { chains: ['tempo'], assets: ['USDC'], ...usd(0.01, '$0.01 / call') })],
   ['MPP challenges joined with Bearer', on402({ 'www-authenticate': ['Bearer realm="a.test", error="invalid_token"', tempoCharge(TEMPO_REQUEST), MPP_STRIPE] }), ok(['mpp'], { chains: ['tempo'], assets: ['USD', 'USDC'], ...usd(0.02, '$0.02 / call') })],
-  ['MPP without chainId falls back to the method', on402({ 'www-authenticate': tempoCharge({ ...TEMPO_REQUEST, methodDetails: undefined }) }), ok(['mpp'], { chains: ['tempo'] })],
+  ['tempo MPP without chainId names no chain', on402({ 'www-authenticate': tempoCharge({ ...TEMPO_REQUEST, methodDetails: undefined }) }), ok(['mpp'], { chains: [], assets: [TEMPO_REQUEST.currency], price: { usd: null, display: null } })],
   ['MPP testnet chainId', on402({ 'www-authenticate': tempoCharge({ ...TEMPO_REQUEST, currency: '0x20c0000000000000000000000000000000000000', methodDetails: { chainId: 42431 } }) }), ok(['mpp'], { chains: ['tempo-testnet'], assets: ['pathUSD'] })],
   ['MPP request not base64url JSON', on402({ 'www-authenticate': 'Payment id="a", realm="a.test", method="tempo", intent="charge", request="!!"' }), notOk('malformed Payment challenge')],
   ['MPP charge without amount', on402({ 'www-authenticate': tempoCharge({ currency: TEMPO_REQUEST.currency }) }), notOk('malformed Payment challenge')],

@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { ParseDirectory, ParseResult, SourceKind } from './discovered.ts';
-import { fetchJson } from './fetch-json.ts';
+import { DirectoryError, fetchJson } from './fetch-json.ts';
 import { parse as parseAcp } from './sources/acp.ts';
 import { parse as parseBazaar } from './sources/bazaar.ts';
 import { parse as parseCatalog } from './sources/catalog.ts';
@@ -31,7 +31,10 @@ const KIND_ALIASES: Record<string, SourceKind> = {
   ...Object.fromEntries(Object.keys(DIRECTORY_PARSERS).map((kind) => [kind, kind as SourceKind])),
 };
 
-/** The real public directories (protocols.md 4b, 4c and 5): facilitators that list resources, and mpp.dev. */
+/**
+ * The real public directories (protocols.md 4b, 4c and 5): facilitators that list resources, mpp.dev, and the Open 402
+ * registry as its repository publishes it (rebuilt nightly; the seed holds one pinned copy).
+ */
 export const DEFAULT_DIRECTORIES: DirectoryConfig[] = [
   { kind: 'bazaar', url: 'https://api.cdp.coinbase.com/platform/v2/x402/discovery/resources' },
   { kind: 'bazaar', url: 'https://facilitator.payai.network/discovery/resources' },
@@ -42,6 +45,7 @@ export const DEFAULT_DIRECTORIES: DirectoryConfig[] = [
   { kind: 'bazaar', url: 'https://facilitator.x402.fi/discovery/resources' },
   { kind: 'bazaar', url: 'https://x402.solpay.cash/discovery/resources' },
   { kind: 'mpp.dev', url: 'https://mpp.dev/api/services' },
+  { kind: 'open402', url: 'https://raw.githubusercontent.com/ArcedeDev/open-402/main/registry/snapshot.json' },
 ];
 
 /** Bazaar pages are requested this large; a directory may snap it (CDP rounds to tens). */
@@ -71,9 +75,19 @@ export interface DirectoryRead extends ParseResult {
 /**
  * Reads one whole directory: every page of a Bazaar list (until `offset >= total`, an empty page, or a page that
  * repeats the previous one because the directory ignores `offset`), or the one document of the other kinds.
- * Throws a `DirectoryError` when the first page fails; a later page failing ends the read with what came before.
+ * Throws a `DirectoryError` when the first page fails, or when nothing in the directory could be read although it
+ * held something (a shape the reader does not know: counted as read, it would replace the kind's listings with
+ * none); a later page failing ends the read with what came before.
  */
 export async function readDirectory(config: DirectoryConfig, options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Promise<DirectoryRead> {
+  const read = await readWhole(config, options);
+  if (read.endpoints.length === 0 && read.skipped > 0) {
+    throw new DirectoryError(config.url, `nothing could be read (${read.skipped} skipped): not the shape of a ${config.kind} directory`);
+  }
+  return read;
+}
+
+async function readWhole(config: DirectoryConfig, options: { dispatcher?: Dispatcher; timeoutMs?: number }): Promise<DirectoryRead> {
   const parse = DIRECTORY_PARSERS[config.kind];
   if (!parse) throw new Error(`no reader for directory kind ${config.kind}`);
   if (config.kind !== 'bazaar') {

@@ -1,11 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getLastCrawlRun } from '../data/crawl.ts';
 import { listServices } from '../data/service-list.ts';
 import { getServiceInput, upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { discover } from './discover.ts';
-import { toDirectoryConfig } from './directories.ts';
+import { DEFAULT_DIRECTORIES, toDirectoryConfig } from './directories.ts';
+import { createProbeAgent } from './probe.ts';
+import { runCrawl } from './run.ts';
+import { parseAllowList } from './targets.ts';
 
 const bazaar = JSON.parse(readFileSync(new URL('./sources/fixtures/bazaar-resources.excerpt.json', import.meta.url), 'utf8'));
 const mpp = readFileSync(new URL('./sources/fixtures/mpp-services.excerpt.json', import.meta.url), 'utf8');
@@ -77,7 +81,7 @@ describe('discover', () => {
     expect(byUrl['/api/services']).toMatchObject({ endpoints: 23, error: null });
     expect(byUrl['/500']?.error).toBe('answered 500');
     expect(byUrl['/not-json']?.error).toBe('not JSON');
-    expect(byUrl['/wrong-shape']).toMatchObject({ endpoints: 0, skipped: 1, error: null });
+    expect(byUrl['/wrong-shape']).toMatchObject({ endpoints: 0, error: 'nothing could be read (1 skipped): not the shape of a mpp.dev directory' });
     expect(byUrl['/slow']?.error).toBe('timed out after 0.5 s');
     expect(summary.services).toEqual({ found: 10, new: 10, updated: 0 });
     const ids = listServices(db, { filters: {}, page: { limit: 100, offset: 0 }, sort: 'live' }).services.map((s) => s.id);
@@ -171,5 +175,109 @@ describe('discover', () => {
     expect(merged.endpoint).toBe('https://tako.com/');
     expect(merged.endpoints.length).toBe(11);
     expect(merged.name).not.toBe(seeded.name);
+  });
+});
+
+/** The real registry excerpt, and the shapes the registry may plausibly change to, each holding the same entries. */
+const registry = JSON.parse(readFileSync(new URL('./sources/fixtures/open-402-snapshot.excerpt.json', import.meta.url), 'utf8'));
+type Entry = Record<string, unknown>;
+const entries: Entry[] = registry.entries;
+const joined = (value: unknown) => (Array.isArray(value) ? value.join(', ') : value);
+const REGISTRY_SHAPES: Record<string, unknown> = {
+  'as published': registry,
+  'a bare list': entries,
+  'keyed by domain': { generated_at: registry.generated_at, entries: Object.fromEntries(entries.map(({ domain, ...rest }) => [domain, rest])) },
+  'under domains, with URLs': { domains: entries.map(({ domain, ...rest }) => ({ ...rest, url: `https://${domain}/` })) },
+  'lists as texts': { entries: entries.map((e) => ({ ...e, protocols: joined(e.protocols), networks: joined(e.networks), assets: joined(e.assets) })) },
+  'renamed name': { entries: entries.map(({ display_name, ...rest }) => ({ ...rest, name: display_name })) },
+};
+
+describe('the Open 402 registry as a directory', () => {
+  let registryServer: Server;
+  let registryOrigin = '';
+  const registryUrl = (shape: string) => `${registryOrigin}/registry/${encodeURIComponent(shape)}/snapshot.json`;
+  beforeAll(async () => {
+    registryServer = createServer((req, res) => {
+      const shape = decodeURIComponent(/^\/registry\/([^/]+)\/snapshot\.json$/.exec(req.url ?? '')?.[1] ?? '');
+      if (shape in REGISTRY_SHAPES) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(REGISTRY_SHAPES[shape]));
+      if (shape === 'reshaped') return res.end(JSON.stringify({ generated_at: registry.generated_at, listings: entries }));
+      if (shape === 'renamed-fields') return res.end(JSON.stringify({ entries: entries.map(({ protocols, ...rest }) => ({ ...rest, rails: protocols })) }));
+      if (shape === 'down') return res.writeHead(502).end('bad gateway');
+      if (shape === 'html') return res.end('<html>moved</html>');
+      if (shape === 'hangs') return;
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => registryServer.listen(0, '127.0.0.1', resolve));
+    const address = registryServer.address();
+    registryOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(() => {
+    registryServer.closeAllConnections();
+    registryServer.close();
+  });
+
+  const readShape = async (shape: string) => {
+    const db = openTestDatabase();
+    const summary = await discover(db, { directories: [toDirectoryConfig(`open402=${registryUrl(shape)}`)], now: NOW });
+    const ids = listServices(db, { filters: {}, page: { limit: 100, offset: 0 }, sort: 'live' }).services.map((s) => s.id).sort();
+    const terms = ids.map((id) => {
+      const { name, rails, chains, assets, endpoint } = getServiceInput(db, id)!;
+      return { id, name, rails, chains, assets, endpoint };
+    });
+    return { summary, terms };
+  };
+
+  it('is read by default, from the registry its repository publishes', () => {
+    expect(DEFAULT_DIRECTORIES).toContainEqual({ kind: 'open402', url: 'https://raw.githubusercontent.com/ArcedeDev/open-402/main/registry/snapshot.json' });
+  });
+
+  it.each(Object.keys(REGISTRY_SHAPES))('reads the same six services from the registry %s', async (shape) => {
+    const { summary, terms } = await readShape(shape);
+    expect(summary.directories).toEqual([{ kind: 'open402', url: registryUrl(shape), endpoints: 6, skipped: 0, pages: 1, error: null }]);
+    expect(terms).toEqual((await readShape('as published')).terms);
+    expect(terms.find((t) => t.id === 'climate-stripe-dev')).toEqual({
+      id: 'climate-stripe-dev', name: 'Stripe Climate', rails: ['mpp', 'x402'], chains: ['base'], assets: ['USD', 'USDC'], endpoint: 'https://climate.stripe.dev/',
+    });
+  });
+
+  it('refreshes what the seed holds from the registry', async () => {
+    const db = openTestDatabase();
+    const pinned = 'https://raw.githubusercontent.com/ArcedeDev/open-402/7f4c7111a0b8fc3d6ce60fd17485e9564a9cde19/registry/snapshot.json';
+    upsertServices(db, [makeService({ id: 'climate-stripe-dev', endpoint: 'https://climate.stripe.dev/', name: 'Climate (seed)', chains: [], sources: [{ source: 'open402', url: pinned }] })], NOW().toISOString());
+    await discover(db, { directories: [toDirectoryConfig(`open402=${registryUrl('as published')}`)], now: NOW });
+    expect(getServiceInput(db, 'climate-stripe-dev')).toMatchObject({
+      name: 'Stripe Climate', chains: ['base'], sources: [{ source: 'open402', url: registryUrl('as published') }],
+    });
+  });
+
+  it('fails a registry it cannot read, keeps its listings, and finishes the crawl with the other directories', async () => {
+    const db = openTestDatabase();
+    const seeded = makeService({ id: 'tako-com', endpoint: 'https://tako.com/', sources: [{ source: 'open402', url: 'https://registry.example/snapshot.json' }] });
+    upsertServices(db, [seeded], NOW().toISOString());
+    const broken = ['reshaped', 'renamed-fields', 'down', 'html', 'hangs'];
+    const agent = createProbeAgent({ allow: parseAllowList(undefined) });
+    try {
+      const summary = await runCrawl(db, {
+        agent,
+        directories: [...broken.map((shape) => toDirectoryConfig(`open402=${registryUrl(shape)}`)), toDirectoryConfig(`mpp=${origin}/api/services`)],
+        discover: true,
+        probe: false,
+        timeoutMs: 500,
+        now: NOW,
+      });
+      expect(summary.discovery?.directories.map((d) => d.error)).toEqual([
+        'nothing could be read (1 skipped): not the shape of a open402 directory',
+        'nothing could be read (8 skipped): not the shape of a open402 directory',
+        'answered 502',
+        'not JSON',
+        'timed out after 0.5 s',
+        null,
+      ]);
+      expect(summary.discovery?.services.found).toBeGreaterThan(1);
+      expect(getLastCrawlRun(db)).toMatchObject({ status: 'finished', errors: expect.arrayContaining([expect.stringContaining('answered 502')]) });
+    } finally {
+      await agent.dispatcher.close();
+    }
+    expect(getServiceInput(db, 'tako-com')!.sources).toEqual(expect.arrayContaining([{ source: 'open402', url: 'https://registry.example/snapshot.json' }]));
   });
 });

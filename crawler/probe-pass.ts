@@ -5,8 +5,12 @@ import { recordProbes } from '../data/probes.ts';
 import type { ProbeInput } from '../data/types.ts';
 import { PROBE_TIMEOUT_MS, probeEndpoint, type ProbeAgent } from './probe.ts';
 
-/** Probes in flight at once, across hosts (one at a time per host). */
-export const DEFAULT_PROBE_CONCURRENCY = 64;
+/**
+ * Probes in flight at once, across hosts (one at a time per host): enough for a pass over 100,000 services to end
+ * within the 5-minute probe interval (docs/decisions.md, "Freshness at scale"); one socket each, far below the
+ * usual limit of 1,024 open files.
+ */
+export const DEFAULT_PROBE_CONCURRENCY = 128;
 
 export interface ProbePassOptions {
   agent: ProbeAgent;
@@ -43,20 +47,35 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
   const queue = new PQueue({ concurrency: options.concurrency ?? DEFAULT_PROBE_CONCURRENCY });
   const recorder = createProbeRecorder(db);
   let done = 0;
-  await queue.addAll(
-    toStartOrder(groupByHost(targets), options.timeoutMs ?? PROBE_TIMEOUT_MS).map((hostTargets) => async () => {
-      for (const target of hostTargets) {
-        const outcome = await probeSafely(target, options);
-        recorder.add({ service_id: target.service_id, ...outcome });
-        summary.probed += 1;
-        if (outcome.ok) summary.live += 1;
-        else summary.not_live[outcome.reason ?? 'unknown'] = (summary.not_live[outcome.reason ?? 'unknown'] ?? 0) + 1;
-        options.onProbe?.(++done, targets.length);
-      }
-    }),
-  );
+  const probeChain = async (hostTargets: ProbeTarget[]) => {
+    for (const target of hostTargets) {
+      const outcome = await probeSafely(target, options);
+      recorder.add({ service_id: target.service_id, ...outcome });
+      summary.probed += 1;
+      if (outcome.ok) summary.live += 1;
+      else summary.not_live[outcome.reason ?? 'unknown'] = (summary.not_live[outcome.reason ?? 'unknown'] ?? 0) + 1;
+      options.onProbe?.(++done, targets.length);
+    }
+  };
+  await queueAsSlotsFree(queue, toStartOrder(groupByHost(targets), options.timeoutMs ?? PROBE_TIMEOUT_MS), probeChain);
   recorder.finish();
   return summary;
+}
+
+/**
+ * Runs `task` on every item through `queue`, adding items only while fewer than `queue.concurrency` wait: queued all
+ * at once, 100,000 hosts' tasks held over 100 MB of heap, past the crawl child's cap. Throws the first task's error
+ * once the tasks started have ended.
+ */
+async function queueAsSlotsFree<T>(queue: PQueue, items: T[], task: (item: T) => Promise<void>): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const item of items) {
+    await queue.onSizeLessThan(queue.concurrency);
+    if (failure) break;
+    queue.add(() => task(item)).catch((error: unknown) => (failure ??= { error }));
+  }
+  await queue.onIdle();
+  if (failure) throw failure.error;
 }
 
 /** `probeEndpoint`, or a failed probe saying so when it throws: one service's fault never stops the pass. */

@@ -1,7 +1,11 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { serveApp } from '../api/app.ts';
+import { DEMO_SERVICES } from '../api/demo/registry.ts';
+import { createTestApp } from '../api/testing.ts';
 import { BEHAVIOURS } from '../scripts/fleet/behaviours.ts';
 import { toPaymentRequiredHeader } from '../scripts/fleet/challenges.ts';
 import { startFleet, type Fleet } from '../scripts/fleet.ts';
@@ -41,6 +45,14 @@ const payment402 = (res: ServerResponse, url: string, padBytes = 0): void => {
   res.end('{}');
 };
 
+/** The real tempo challenge (openai.mpp.tempo.xyz) with `chainId` taken out of its request, encoded as captured. */
+const TEMPO_WITHOUT_CHAIN_ID = readFileSync(new URL('./fixtures/challenges/mpp-tempo-session-www-authenticate.openai-mpp-tempo-xyz.txt', import.meta.url), 'utf8')
+  .trim()
+  .replace(/request="([^"]+)"/, (_all, encoded: string) => {
+    const { methodDetails: { chainId: _chainId, ...details }, ...request } = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+    return `request="${Buffer.from(JSON.stringify({ ...request, methodDetails: details })).toString('base64url')}"`;
+  });
+
 let fleet: Fleet;
 let extra: Awaited<ReturnType<typeof startServer>>;
 let agent: ProbeAgent;
@@ -76,6 +88,8 @@ beforeAll(async () => {
         return req.socket.destroy();
       case '/huge-header':
         return payment402(res, url.href, 80_000);
+      case '/tempo-without-chain-id':
+        return res.writeHead(402, { 'www-authenticate': TEMPO_WITHOUT_CHAIN_ID, 'content-type': 'application/problem+json' }).end('{}');
       case '/post-only-broken':
         if (req.method !== 'POST') return res.writeHead(404).end();
         return res.writeHead(402, { 'content-type': 'application/json' }).end('{"x402Version":2,"accepts":[]}');
@@ -103,6 +117,12 @@ describe('probeEndpoint against the fleet', () => {
     expect((await probe(endpointOf('x402-v2-header'))).terms).toMatchObject({ rails: ['x402'], chains: ['base-sepolia'], assets: ['USDC'] });
     expect((await probe(endpointOf('mpp'))).terms).toMatchObject({ rails: ['mpp'], chains: ['tempo'], assets: ['USD', 'USDC'] });
     expect((await probe(endpointOf('dual-rail'))).signals).toEqual(['x402-v2-header', 'mpp-header']);
+  });
+
+  it('records no chain for a tempo challenge that names none, and keeps the service live', async () => {
+    const outcome = await probe({ url: `${extra.origin}/tempo-without-chain-id` });
+    expect(outcome).toMatchObject({ ok: true, detected_rails: ['mpp'], signals: ['mpp-header'] });
+    expect(outcome.terms).toEqual({ rails: ['mpp'], chains: [], assets: ['0x20c000000000000000000000b9537d11c60e8b50'], price: { usd: null, display: null } });
   });
 
   it('falls back from GET to POST {} when GET answers 405, and records POST', async () => {
@@ -237,11 +257,30 @@ describe('SSRF guard', () => {
     expect(await probe({ url })).toMatchObject({ ok: true });
   });
 
-  it('always reaches its own origin, but not another loopback port from there', async () => {
-    const own = newAgent({ allow: noAllow, ownOrigin: `${extra.origin}/ignored/path` });
-    expect(await probe({ url: `${extra.origin}/plain` }, { agent: own })).toMatchObject({ ok: true });
-    const away = `${extra.origin}/redirect?to=${encodeURIComponent(endpointOf('x402-v2-header').url)}`;
-    expect(await probe({ url: away }, { agent: own })).toMatchObject({ ok: false, reason: 'refused: private address' });
+  it('reaches the own origin for its demo services only: a listed service redirecting to its API is refused', async () => {
+    // The index on a loopback address of its own, so the allow list that lets the listed service (127.0.0.1) be
+    // probed does not cover it: the own origin is reached only as the own-service exemption allows.
+    const index = serveApp(createTestApp().app, { hostname: '127.0.0.2', port: 0 });
+    await index.ready();
+    try {
+      const own = new URL(index.url!).origin;
+      const demo = DEMO_SERVICES.find((service) => service.id === 'index-demo-web-search')!;
+      const query = new URLSearchParams(Object.entries(demo.params).map(([name, spec]) => [name, String(spec.example)]));
+      const demoUrl = `${own}${demo.path}?${query}`;
+      const agent = newAgent({ allow: loopback, ownServiceUrls: DEMO_SERVICES.map((service) => `${own}${service.path}`) });
+      const redirectTo = (to: string) => probe({ url: `${extra.origin}/redirect?to=${encodeURIComponent(to)}` }, { agent, timeoutMs: 5_000 });
+
+      for (const api of [`${own}/api/v1/services`, `${own}/api/v1/purchase`, `${own}${demo.path}/../../v1/stats`, `${own}/`]) {
+        expect(await redirectTo(api)).toMatchObject({ ok: false, reason: 'refused: private address', status_code: null });
+      }
+      expect(await probe({ url: `${own}/api/v1/stats` }, { agent })).toMatchObject({ ok: false, reason: 'refused: private address' });
+      expect(await redirectTo(demoUrl)).toMatchObject({ ok: true, status_code: 402, detected_rails: ['x402'], final_url: `${own}${demo.path}` });
+      expect(await probe({ url: demoUrl }, { agent })).toMatchObject({ ok: true, status_code: 402 });
+      // Without the exemption the same demo service is a loopback address like any other.
+      expect(await probe({ url: demoUrl }, { agent: newAgent({ allow: loopback }) })).toMatchObject({ ok: false, reason: 'refused: private address' });
+    } finally {
+      await index.close(true);
+    }
   });
 
   it('ends at the time limit while a name is still being looked up, and records no more than the limit', async () => {

@@ -2,7 +2,7 @@
  * The prober: one request (plus at most one retry, one GET -> POST fallback and 3 redirects) to an
  * endpoint, reduced to facts and handed to `classifyProbe`. A thin network shell with named limits;
  * it never throws. SSRF: every hop's URL goes through `assertPublicUrl` (IP-literal hosts skip DNS)
- * and every connection through the guarded DNS lookup, except the index's own origin.
+ * and every connection through the guarded DNS lookup, except the index's own demo services.
  */
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -44,11 +44,11 @@ const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 export interface ProbeAgent {
   /** A pool for documents the crawl reads (an origin's `/.well-known/x402`). */
   dispatcher: Agent;
-  /** A new connection to `origin` for one request of a probe: the caller destroys it once the answer is read. */
-  connect(origin: string): Client;
+  /** A new connection to the origin of `url` for one request of a probe: the caller destroys it once the answer is read. */
+  connect(url: URL): Client;
   allow: AllowList;
-  /** The index's own origin, always reachable although it may be loopback; null when none. */
-  ownOrigin: string | null;
+  /** Whether `url` (query aside) is one of the index's own demo services: reachable although their origin may be loopback. */
+  isOwnService(url: URL): boolean;
   connectTimeoutMs: number;
   maxHeaderBytes: number;
 }
@@ -56,32 +56,36 @@ export interface ProbeAgent {
 export interface ProbeAgentOptions {
   /** `parseAllowList(process.env.ALLOW_PRIVATE_TARGETS)`. */
   allow: AllowList;
-  ownOrigin?: string | null;
+  /**
+   * The index's own demo services (`STAGING_URL` + each demo service's path): the only URLs of its own origin a
+   * probe may reach when that origin is loopback, so a listed service redirecting to the index's own API is refused.
+   */
+  ownServiceUrls?: readonly string[];
   maxHeaderSize?: number;
   connectTimeoutMs?: number;
   /** The resolver under the guard; default `dns.lookup`. */
   lookup?: LookupFunction;
 }
 
+/** A URL without query or fragment, as own services are compared. */
+const toServiceKey = (url: URL): string => `${url.origin}${url.pathname}`;
+
 /**
  * Creates the undici Agent of one crawl: raised header limit, connect timeout, and a connector whose
- * DNS lookup refuses forbidden addresses (`createGuardedLookup`) for every origin but the own one.
+ * DNS lookup refuses forbidden addresses (`createGuardedLookup`) for every URL but the own demo services.
  * Close it with `agent.dispatcher.close()`.
- * @example const agent = createProbeAgent({ allow: parseAllowList(process.env.ALLOW_PRIVATE_TARGETS), ownOrigin: 'http://127.0.0.1:4321' })
+ * @example const agent = createProbeAgent({ allow: parseAllowList(process.env.ALLOW_PRIVATE_TARGETS), ownServiceUrls: ['http://127.0.0.1:4321/api/demo/market'] })
  */
 export function createProbeAgent(options: ProbeAgentOptions): ProbeAgent {
-  const ownOrigin = options.ownOrigin ? new URL(options.ownOrigin).origin : null;
+  const ownServices = new Set((options.ownServiceUrls ?? []).map((url) => toServiceKey(new URL(url))));
+  const isOwnService = (url: URL) => ownServices.has(toServiceKey(url));
   const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const maxHeaderBytes = options.maxHeaderSize ?? MAX_HEADER_BYTES;
   const guarded = buildConnector({ timeout: connectTimeoutMs, lookup: createGuardedLookup(options.allow, options.lookup) });
   const direct = buildConnector({ timeout: connectTimeoutMs, lookup: options.lookup });
-  const connectorOf = (origin: string) => (origin === ownOrigin ? direct : guarded);
-  const dispatcher = new Agent({
-    maxHeaderSize: maxHeaderBytes,
-    connect: (target, callback) => connectorOf(`${target.protocol}//${target.host}`)(target, callback),
-  });
-  const connect = (origin: string) => new Client(origin, { maxHeaderSize: maxHeaderBytes, connect: connectorOf(origin) });
-  return { dispatcher, connect, allow: options.allow, ownOrigin, connectTimeoutMs, maxHeaderBytes };
+  const dispatcher = new Agent({ maxHeaderSize: maxHeaderBytes, connect: guarded });
+  const connect = (url: URL) => new Client(url.origin, { maxHeaderSize: maxHeaderBytes, connect: isOwnService(url) ? direct : guarded });
+  return { dispatcher, connect, allow: options.allow, isOwnService, connectTimeoutMs, maxHeaderBytes };
 }
 
 /** An endpoint to probe: its advertised method and, for POST-like methods, an example body. */
@@ -174,9 +178,9 @@ function toProbeFailure(error: unknown, ctx: ProbeContext): ProbeFailure {
   return { kind: 'network', code };
 }
 
-/** Refuses a hop the index must not reach; the own origin always passes. */
+/** Refuses a hop the index must not reach; the own demo services always pass, the rest of the own origin does not. */
 async function assertReachable(url: string, agent: ProbeAgent): Promise<void> {
-  if (agent.ownOrigin !== null && URL.canParse(url) && new URL(url).origin === agent.ownOrigin) return;
+  if (URL.canParse(url) && agent.isOwnService(new URL(url))) return;
   await assertPublicUrl(url, { allow: agent.allow, resolve: false }); // names are checked at connect time
 }
 
@@ -238,7 +242,7 @@ type HopAnswer = { redirect: string } | { facts: ProbeFacts & { outcome: 'answer
  * reaches each host once a pass, so a pooled connection would only wait for a next request that never comes.
  */
 async function sendHop(url: URL, method: string, payload: string | undefined, ctx: ProbeContext): Promise<HopAnswer> {
-  const client = ctx.agent.connect(url.origin);
+  const client = ctx.agent.connect(url);
   try {
     const headers = { accept: 'application/json', 'user-agent': PROBE_USER_AGENT, 'accept-encoding': 'identity' };
     const response = await untilAborted(client.request({

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitService, getSubmission } from '../data/submissions.ts';
-import { getLastCrawlRun } from '../data/crawl.ts';
+import { INTERRUPTED_ERROR, getLastCrawlRun } from '../data/crawl.ts';
 import { openDatabase } from '../data/db.ts';
 import { listProbes } from '../data/probe-read.ts';
 import { listServices } from '../data/service-list.ts';
@@ -110,7 +110,7 @@ describe('a full crawl of the local fleet', () => {
     expect(listProbes(db, toServiceId(valid.url))).toEqual([]);
   });
 
-  it('loses nothing when killed mid-crawl, and a re-run finishes the job', async () => {
+  it('loses nothing when killed mid-crawl, and a re-run finishes the job and marks the killed run interrupted', async () => {
     const slowFleet = await startFleet({ count: 40, behaviours: ['slow'], latency: 'none', probeTimeoutMs: 500 });
     const databasePath = join(dir, 'kill.db');
     const crawl = () =>
@@ -136,6 +136,10 @@ describe('a full crawl of the local fleet', () => {
       const afterKill = probed();
       expect(afterKill).toBeGreaterThanOrEqual(8);
       expect(afterKill).toBeLessThan(40);
+      const killedDb = openDatabase(databasePath);
+      const killed = getLastCrawlRun(killedDb);
+      killedDb.close();
+      expect(killed).toMatchObject({ status: 'running', finished_at: null, pid: first.pid });
       const second = crawl();
       const code = await new Promise((resolve) => second.once('exit', resolve));
       expect(code).toBe(0);
@@ -143,10 +147,15 @@ describe('a full crawl of the local fleet', () => {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       // 40 fleet services and the curated ACP merchants, which are never probed.
       expect(getStats(db)).toMatchObject({ total: 40 + acpMerchants.length, probed: 40, live: 0 });
-      expect(getLastCrawlRun(db)?.status).toBe('finished');
+      expect(getLastCrawlRun(db)).toMatchObject({ status: 'finished', pid: second.pid });
+      const runs = db.prepare('SELECT id, status, finished_at, errors FROM crawl_runs ORDER BY id').all() as Array<{ id: number; status: string; finished_at: string | null; errors: string }>;
+      expect(runs.map((run) => run.status)).toEqual(['interrupted', 'finished']);
+      expect(runs[0]).toMatchObject({ id: killed!.id, errors: JSON.stringify([INTERRUPTED_ERROR]) });
+      expect(runs[0]!.finished_at! >= killed!.started_at).toBe(true);
       db.close();
     } finally {
       await slowFleet.close();
     }
-  });
+    // Two crawl children, each starting under tsx: tens of seconds on a busy machine.
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { pruneChanges } from '../data/changes.ts';
-import { finishCrawlRun, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from '../data/crawl.ts';
+import { closeInterruptedCrawlRuns, finishCrawlRun, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from '../data/crawl.ts';
 import type { DB } from '../data/db.ts';
 import { PROBE_HISTORY } from '../data/probe-read.ts';
 import type { DirectoryConfig } from './directories.ts';
@@ -36,15 +36,38 @@ export interface CrawlSummary {
   errors: string[];
 }
 
+/** The runs this process has open: a 'running' run of this process's pid that is not one of them is an earlier process's. */
+const openRuns = new Set<number>();
+
+/**
+ * Whether the process of a run still 'running' has ended without closing it. A run recorded before processes were
+ * has nothing to tell it by, and is taken as ended: a run that is in fact still going closes itself as it finishes.
+ */
+function isRunProcessGone(run: { id: number; pid: number | null }): boolean {
+  if (run.pid === null) return true;
+  if (run.pid === process.pid) return !openRuns.has(run.id);
+  try {
+    process.kill(run.pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 /**
  * One crawl: discovery (when asked), a probe pass over every main endpoint (when asked), the submission queue,
- * then daily roll-ups and pruning (probes, and changes past 90 days). A fault in one directory or one service never stops it; the run is recorded
- * with its counts and errors.
+ * then daily roll-ups and pruning (probes, and changes past 90 days). A fault in one directory or one service never
+ * stops it; the run is recorded with its counts and errors, after closing as interrupted the runs whose process ended
+ * without closing them.
  * @example await runCrawl(db, { agent, directories: DEFAULT_DIRECTORIES, discover: true, probe: true, now: () => new Date() });
  */
 export async function runCrawl(db: DB, options: CrawlOptions): Promise<CrawlSummary> {
   const kind = options.discover && options.probe ? 'full' : options.discover ? 'discovery' : 'probe';
-  const runId = startCrawlRun(db, kind, options.now().toISOString());
+  const startedAt = options.now().toISOString();
+  closeInterruptedCrawlRuns(db, isRunProcessGone, startedAt);
+  const runId = startCrawlRun(db, kind, startedAt, process.pid);
+  openRuns.add(runId);
   const summary: CrawlSummary = { run_id: runId, discovery: null, probes: null, submissions: null, errors: [] };
   try {
     if (options.discover) {
@@ -64,6 +87,8 @@ export async function runCrawl(db: DB, options: CrawlOptions): Promise<CrawlSumm
     summary.errors.push((error as Error).message);
     finish(db, summary, options.now(), 'failed');
     throw error;
+  } finally {
+    openRuns.delete(runId);
   }
   return summary;
 }

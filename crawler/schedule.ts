@@ -72,7 +72,8 @@ export function startCrawlSchedule(options: CrawlScheduleOptions): () => Promise
     const discover = Date.now() - lastDiscoveryMs >= options.discoveryIntervalMs;
     if (discover) lastDiscoveryMs = Date.now();
     child = spawn(process.execPath, [...crawlNodeArgs(), ...(discover ? [] : ['--probe-only'])], {
-      env: { UV_THREADPOOL_SIZE: '64', ...options.env },
+      // One resolver thread per probe in flight (DEFAULT_PROBE_CONCURRENCY), so no probe waits for another's lookup.
+      env: { UV_THREADPOOL_SIZE: '128', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     deprioritize(child);

@@ -1,5 +1,8 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { finishCrawlRun, getLastCrawlRun, listProbeTargets, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from './crawl.ts';
+import { migrate } from './db.ts';
+import { migrations } from './migrations/index.ts';
+import { INTERRUPTED_ERROR, closeInterruptedCrawlRuns, finishCrawlRun, getLastCrawlRun, listProbeTargets, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from './crawl.ts';
 import { recordProbe } from './probes.ts';
 import { listProbes } from './probe-read.ts';
 import { upsertServices } from './services.ts';
@@ -17,6 +20,41 @@ describe('crawl records', () => {
     expect(getLastCrawlRun(db)).toMatchObject({ id, status: 'running', finished_at: null });
     finishCrawlRun(db, id, { finishedAt: '2026-11-01T00:01:00.000Z', status: 'finished', counts: { probed: 3 }, errors: ['mpp.dev: timed out'] });
     expect(getLastCrawlRun(db)).toMatchObject({ status: 'finished', counts: { probed: 3 }, errors: ['mpp.dev: timed out'] });
+  });
+
+  it('closes as interrupted only the running runs whose process is gone', () => {
+    const db = openTestDatabase();
+    const killed = startCrawlRun(db, 'probe', '2026-11-01T00:00:00.000Z', 111);
+    const alive = startCrawlRun(db, 'probe', '2026-11-01T00:01:00.000Z', 222);
+    const done = startCrawlRun(db, 'probe', '2026-11-01T00:02:00.000Z', 111);
+    finishCrawlRun(db, done, { finishedAt: '2026-11-01T00:03:00.000Z', status: 'finished', counts: {}, errors: [] });
+    expect(closeInterruptedCrawlRuns(db, (run) => run.pid === 111, '2026-11-01T00:05:00.000Z')).toEqual([killed]);
+    const rows = db.prepare('SELECT id, status, finished_at, errors, pid FROM crawl_runs ORDER BY id').all();
+    expect(rows).toEqual([
+      { id: killed, status: 'interrupted', finished_at: '2026-11-01T00:05:00.000Z', errors: JSON.stringify([INTERRUPTED_ERROR]), pid: 111 },
+      { id: alive, status: 'running', finished_at: null, errors: '[]', pid: 222 },
+      { id: done, status: 'finished', finished_at: '2026-11-01T00:03:00.000Z', errors: '[]', pid: 111 },
+    ]);
+  });
+
+  it('keeps every run through migration 011, which lets a run be interrupted', () => {
+    const db = new Database(':memory:');
+    const before = migrations.findIndex((migration) => migration.name === '011-interrupted-runs');
+    for (const migration of migrations.slice(0, before)) db.exec(migration.up);
+    db.pragma(`user_version = ${before}`);
+    db.exec(`INSERT INTO crawl_runs (kind, started_at, finished_at, status, counts, errors) VALUES
+      ('full', '2026-10-01T00:00:00.000Z', '2026-10-01T00:09:00.000Z', 'finished', '{"probed":3}', '[]'),
+      ('probe', '2026-10-02T00:00:00.000Z', NULL, 'running', '{}', '[]')`);
+    expect(() => db.exec(`UPDATE crawl_runs SET status = 'interrupted'`)).toThrow(/CHECK constraint/);
+    migrate(db);
+    expect(db.prepare('SELECT id, kind, status, counts, pid FROM crawl_runs ORDER BY id').all()).toEqual([
+      { id: 1, kind: 'full', status: 'finished', counts: '{"probed":3}', pid: null },
+      { id: 2, kind: 'probe', status: 'running', counts: '{}', pid: null },
+    ]);
+    expect(closeInterruptedCrawlRuns(db, () => true, '2026-11-01T00:00:00.000Z')).toEqual([2]);
+    expect(getLastCrawlRun(db)).toMatchObject({ id: 2, status: 'interrupted', errors: [INTERRUPTED_ERROR] });
+    expect(() => db.exec(`UPDATE crawl_runs SET status = 'paused'`)).toThrow(/CHECK constraint/);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
   });
 
   it('lists every probe target except acp:// endpoints, with the main endpoint method', () => {

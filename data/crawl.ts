@@ -7,9 +7,11 @@ export interface CrawlRunRecord {
   kind: 'discovery' | 'probe' | 'full';
   started_at: string;
   finished_at: string | null;
-  status: 'running' | 'finished' | 'failed';
+  status: 'running' | 'finished' | 'failed' | 'interrupted';
   counts: Record<string, unknown>;
   errors: string[];
+  /** The process that ran it; null for runs recorded before processes were. */
+  pid: number | null;
 }
 
 /** A main endpoint to probe, with the example body its directory gives, if any. */
@@ -23,7 +25,9 @@ export interface ProbeTarget {
 }
 
 const statements = preparedOnce({
-  startRun: `INSERT INTO crawl_runs (kind, started_at, status) VALUES (?, ?, 'running') RETURNING id`,
+  startRun: `INSERT INTO crawl_runs (kind, started_at, status, pid) VALUES (?, ?, 'running', ?) RETURNING id`,
+  runningRuns: `SELECT id, pid FROM crawl_runs WHERE status = 'running'`,
+  interruptRun: `UPDATE crawl_runs SET status = 'interrupted', finished_at = ?, errors = ? WHERE id = ? AND status = 'running'`,
   finishRun: `UPDATE crawl_runs SET finished_at = ?, status = ?, counts = ?, errors = ? WHERE id = ?`,
   lastRun: `SELECT * FROM crawl_runs ORDER BY id DESC LIMIT 1`,
   targets: `SELECT s.id AS service_id, s.endpoint AS url, e.method, e.example_body,
@@ -45,9 +49,26 @@ const statements = preparedOnce({
   pruneDays: `DELETE FROM probe_days WHERE day < ?`,
 });
 
-/** Opens a crawl run; answers its id. */
-export function startCrawlRun(db: DB, kind: CrawlRunRecord['kind'], startedAt: string): number {
-  return (statements(db).startRun.get(kind, startedAt) as { id: number }).id;
+/** Opens a crawl run of the process `pid`; answers its id. */
+export function startCrawlRun(db: DB, kind: CrawlRunRecord['kind'], startedAt: string, pid: number | null = null): number {
+  return (statements(db).startRun.get(kind, startedAt, pid) as { id: number }).id;
+}
+
+/** The words an interrupted run's errors hold. */
+export const INTERRUPTED_ERROR = 'interrupted: its process ended before the run was closed (killed, or the machine stopped)';
+
+/**
+ * Closes as `interrupted` every run still 'running' whose process `isGone` says has ended (a run killed with
+ * kill -9 cannot close itself); answers their ids.
+ * @example closeInterruptedCrawlRuns(db, (run) => !isProcessAlive(run.pid), new Date().toISOString());
+ */
+export function closeInterruptedCrawlRuns(db: DB, isGone: (run: { id: number; pid: number | null }) => boolean, at: string): number[] {
+  const s = statements(db);
+  return db.transaction(() => {
+    const gone = (s.runningRuns.all() as Array<{ id: number; pid: number | null }>).filter(isGone);
+    for (const { id } of gone) s.interruptRun.run(at, JSON.stringify([INTERRUPTED_ERROR]), id);
+    return gone.map(({ id }) => id);
+  })();
 }
 
 /** Closes a crawl run with what it counted and what failed. */

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { readConfig } from '../api/config.ts';
+import { DEMO_SERVICES } from '../api/demo/registry.ts';
 import { openDatabase } from '../data/db.ts';
 import { DEFAULT_DIRECTORIES, toDirectoryConfig } from '../crawler/directories.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
@@ -97,7 +98,9 @@ async function main(): Promise<number> {
     console.error(`crawl: cannot write the database ${config.databasePath}: ${(error as Error).message}`);
     return 2;
   }
-  const agent = createProbeAgent({ allow: config.allowPrivateTargets, ownOrigin: config.stagingUrl });
+  const staging = config.stagingUrl?.replace(/\/+$/, '') ?? null;
+  const ownServiceUrls = staging === null ? [] : DEMO_SERVICES.map((service) => `${staging}${service.path}`);
+  const agent = createProbeAgent({ allow: config.allowPrivateTargets, ownServiceUrls });
   const ownCatalog = config.stagingUrl && args.directories === DEFAULT_DIRECTORIES
     ? [toDirectoryConfig(`catalog=${config.stagingUrl}/api/v1/purchase`)]
     : [];

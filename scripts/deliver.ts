@@ -10,7 +10,7 @@ import { startDeliveryWorker } from '../webhooks/worker.ts';
 
 const config = readConfig(process.env);
 const db = openDatabase(config.databasePath);
-const agent = createProbeAgent({ allow: config.allowPrivateTargets, ownOrigin: null });
+const agent = createProbeAgent({ allow: config.allowPrivateTargets });
 const worker = startDeliveryWorker({
   db,
   dispatcher: agent.dispatcher,

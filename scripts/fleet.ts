@@ -31,6 +31,13 @@ export interface FleetOptions {
   /** The probe time limit the expectations assume (slow behaviours outlast it). */
   probeTimeoutMs?: number;
   port?: number;
+  /**
+   * `ports` (default): each service on a loopback port of its own, one listener each. `addresses`: each service on a
+   * loopback address of its own (127.1.1.1, 127.1.1.2, ...) at one shared port, for more hosts than a process may
+   * hold listeners (100,000 services); the listener is bound to every address and drops connections not from this
+   * machine. Probing it needs `ALLOW_PRIVATE_TARGETS=127.0.0.0/8`.
+   */
+  hosts?: 'ports' | 'addresses';
 }
 
 export interface FleetEndpoint {
@@ -125,24 +132,44 @@ function createRouter(services: FleetService[], origin: string, ctx: ServeContex
   };
 }
 
-async function listen(port: number): Promise<{ server: Server; origin: string }> {
+async function listen(port: number, address = '127.0.0.1'): Promise<{ server: Server; origin: string }> {
   const server = createServer({ keepAliveTimeout: 5_000 });
-  server.listen(port, '127.0.0.1');
+  server.listen(port, address);
   await once(server, 'listening');
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** Loopback addresses 127.1.1.1 on, one per service, never a .0 or .255 octet. */
+function toLoopbackAddress(n: number): string {
+  const [high, rest] = [Math.floor(n / (254 * 254)), n % (254 * 254)];
+  return `127.${1 + high}.${1 + Math.floor(rest / 254)}.${1 + (rest % 254)}`;
+}
+
+/** The services' origins and the listeners they need besides the directories' (`options.hosts`). */
+async function listenForServices(options: FleetOptions, directories: Server): Promise<{ origins: string[]; listeners: Server[] }> {
+  if (options.hosts === 'addresses') {
+    const port = (directories.address() as AddressInfo).port;
+    directories.on('connection', (socket) => {
+      if (!socket.remoteAddress?.startsWith('127.')) socket.destroy();
+    });
+    return { origins: Array.from({ length: options.count }, (_, n) => `http://${toLoopbackAddress(n)}:${port}`), listeners: [] };
+  }
+  const listeners: Server[] = [];
+  for (let n = 0; n < options.count; n++) listeners.push((await listen(0)).server);
+  return { origins: listeners.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`), listeners };
+}
+
 /**
- * Starts a fleet of `count` services, each on its own loopback port (so each is its own host, as the index
+ * Starts a fleet of `count` services, each on its own loopback port or address (so each is its own host, as the index
  * dedupes by host), plus the directories on `port`; `close()` stops them and every open connection.
  * @example const fleet = await startFleet({ count: 50, behaviours: BEHAVIOURS, latency: 'none', probeTimeoutMs: 500 })
  */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const probeTimeoutMs = options.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
-  const { server, origin } = await listen(options.port ?? 0);
-  const listeners = [server];
-  for (let n = 0; n < options.count; n++) listeners.push((await listen(0)).server);
-  const origins = listeners.slice(1).map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`);
+  const { server, origin } = await listen(options.port ?? 0, options.hosts === 'addresses' ? '0.0.0.0' : '127.0.0.1');
+  const forServices = await listenForServices(options, server);
+  const listeners = [server, ...forServices.listeners];
+  const origins = forServices.origins;
   const services = createServices(options, origins, probeTimeoutMs);
   const ctx: ServeContext = { realm: new URL(origin).host, slowMs: probeTimeoutMs * 3, hits: new Map() };
   const router = createRouter(services, origin, ctx);

@@ -47,8 +47,12 @@ describe('open402.ts on a real registry excerpt', () => {
 });
 
 describe('open402.ts on malformed input', () => {
-  it.each([[null], [[]], [{}], [{ entries: 'x' }]])('counts a document of the wrong shape (%j)', (json) => {
+  it.each([[null], [{}], [{ entries: 'x' }], [{ listings: [] }]])('counts a document of the wrong shape (%j)', (json) => {
     expect(parse(json, SNAPSHOT_URL)).toEqual({ endpoints: [], skipped: 1 });
+  });
+
+  it.each([[[]], [{ entries: [] }], [{ entries: {} }]])('reads an empty registry (%j) as empty', (json) => {
+    expect(parse(json, SNAPSHOT_URL)).toEqual({ endpoints: [], skipped: 0 });
   });
 
   it('skips and counts malformed entries, leaves out other protocols', () => {
@@ -56,7 +60,7 @@ describe('open402.ts on malformed input', () => {
       entries: [
         null,
         { domain: 'no-protocols.example' },
-        { domain: 'https://scheme.example/path', protocols: ['x402'] },
+        { domain: 'ftp://scheme.example/path', protocols: ['x402'] },
         { domain: 'localhost', protocols: ['x402'] },
         { domain: 42, protocols: ['MPP'] },
         { domain: 'l402.example', protocols: ['L402'] },
@@ -71,6 +75,6 @@ describe('open402.ts on malformed input', () => {
     const { endpoints, skipped } = parse(json, null);
     expect(skipped).toBe(8);
     expect(endpoints).toHaveLength(1);
-    expect(endpoints[0]).toMatchObject({ url: 'https://api.good.example/', rails: ['x402'], chains: [], assets: ['USDC'], source_url: null });
+    expect(endpoints[0]).toMatchObject({ url: 'https://api.good.example/', rails: ['x402'], chains: ['base'], assets: ['USDC'], source_url: null });
   });
 });

@@ -5,7 +5,8 @@
 import { compiledPath } from '../../project.ts';
 import { compile, PRODUCTION_ENTRIES } from '../compile.ts';
 
-const CHILDREN = ['scripts/bench/serve-app.ts', 'scripts/bench/serve-bare.ts', 'scripts/bench/fleet-child.ts', 'scripts/bench/load-child.ts'];
+const CHILDREN = ['scripts/bench/serve-app.ts', 'scripts/bench/serve-bare.ts', 'scripts/bench/fleet-child.ts', 'scripts/bench/load-child.ts',
+  'scripts/bench/freshness-fleet-child.ts'];
 
 let compiled: Promise<unknown> | undefined;
 

@@ -16,6 +16,7 @@ import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
 import { listProbeTargets } from '../../data/crawl.ts';
 import { openDatabase } from '../../data/db.ts';
 import { compiledChild } from './compiled.ts';
+import { measureFreshness } from './freshness.ts';
 import { keepOffServerCore, startLoadGenerator } from './outside.ts';
 import { round, type BenchGroup } from './report.ts';
 import type { ServerReport } from './instrument.ts';
@@ -101,6 +102,7 @@ export const crawlGroup: BenchGroup = {
       fleet.disconnect();
       rmSync(dir, { recursive: true, force: true });
     }
+    await measureFreshness(emit);
   },
 };
 

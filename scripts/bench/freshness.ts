@@ -1,0 +1,156 @@
+/**
+ * Freshness at scale, in the crawl group: one probe pass over 100,000 fleet services (each its own host, the crawl
+ * benchmark's latency spread) by the real `npm run crawl --probe-only` at its default concurrency, as `npm start`
+ * schedules it (compiled, capped heap, lowered priority), must finish within the default probe interval (5 min),
+ * with the crawler's peak RSS at most 200 MB and the API's p99 (flat out, on the 100,000 services' details) at most
+ * twice idle. `BENCH_FRESHNESS_SERVICES` sets the size (0 skips it); `BENCH_FRESHNESS_CONCURRENCY` tries another
+ * concurrency than the default.
+ */
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { toServiceId } from '../../crawler/normalize.ts';
+import { DEFAULT_PROBE_CONCURRENCY } from '../../crawler/probe-pass.ts';
+import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
+import { openDatabase } from '../../data/db.ts';
+import { upsertServices } from '../../data/services.ts';
+import type { ServiceInput } from '../../data/types.ts';
+import { compiledChild } from './compiled.ts';
+import { keepOffServerCore, startLoadGenerator } from './outside.ts';
+import { round, type BenchGroup } from './report.ts';
+import { startServer } from './server-child.ts';
+
+const SERVICES = Number(process.env.BENCH_FRESHNESS_SERVICES ?? 100_000);
+const CONCURRENCY = Number(process.env.BENCH_FRESHNESS_CONCURRENCY ?? DEFAULT_PROBE_CONCURRENCY);
+/** `PROBE_INTERVAL`'s default: a pass must end before the next is due. */
+const INTERVAL_S = 300;
+const LOAD_SECONDS = 8;
+/** The API is measured in the busy middle of the pass, once its opening (connections ramping up) is behind it. */
+const LOAD_DELAY_MS = 30_000;
+const WRITE_BATCH = 5_000;
+const MB = 1024 * 1024;
+const PRICE = { usd: 0.01, display: '$0.01 / call' };
+
+type FleetMessage = { endpoints: Array<{ url: string; method: string | null }>; expectedMs: number[] };
+
+export const measureFreshness: BenchGroup['run'] = async (emit) => {
+  if (SERVICES <= 0) return;
+  const dir = mkdtempSync(join(tmpdir(), 'psi-bench-freshness-'));
+  const fleet = fork(await compiledChild('scripts/bench/freshness-fleet-child.ts'), [String(SERVICES)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const { endpoints, expectedMs } = await new Promise<FleetMessage>((resolve) => fleet.once('message', resolve as never));
+    const databasePath = join(dir, 'freshness.db');
+    writeServices(databasePath, endpoints);
+
+    const api = await startServer('serve-app.ts', [databasePath]);
+    const loadGenerator = await startLoadGenerator();
+    const pinned = keepOffServerCore(api.pid, [loadGenerator.pid, fleet.pid!]);
+    const paths = endpoints.map(({ url }) => `/api/v1/services/${toServiceId(url)}`);
+    const measureApi = async () => {
+      await api.reset();
+      await loadGenerator.run({ url: api.url, paths, seconds: LOAD_SECONDS });
+      return api.report();
+    };
+    await loadGenerator.run({ url: api.url, paths, seconds: 2 });
+    const idle = await measureApi();
+    let during = idle;
+    const pass = await runProbePass(databasePath, async () => {
+      await new Promise((resolve) => setTimeout(resolve, LOAD_DELAY_MS));
+      during = await measureApi();
+    });
+    await api.stop();
+    loadGenerator.stop();
+
+    const boundSeconds = expectedMs.reduce((sum, ms) => sum + ms, 0) / 1000 / CONCURRENCY;
+    if (pass.probed !== SERVICES) throw new Error(`the freshness pass probed ${pass.probed} of ${SERVICES} services`);
+    emit({
+      label: `pass over ${round(SERVICES / 1000)}k services`,
+      value: `${round(pass.probeSeconds)} s  (at concurrency ${CONCURRENCY}, bound ${round(boundSeconds)} s; ${pass.live} live; then ${round(pass.afterSeconds)} s to exit)`,
+      target: { actual: pass.probeSeconds, op: '<=', limit: INTERVAL_S, unit: ' s' },
+    });
+    emit({ label: 'pass probes per second', value: `${round(SERVICES / pass.probeSeconds)}  (${round(boundSeconds / pass.probeSeconds)}x of the bound)` });
+    emit({ label: 'pass crawler CPU', value: `${round(pass.cpuSeconds)} s  (${round((pass.cpuSeconds * 1000) / SERVICES)} ms a probe; ${round(pass.cpuSeconds / pass.probeSeconds)} of a core)` });
+    const rssMb = pass.peakRssBytes / MB;
+    emit({ label: 'pass crawler peak RSS', value: `${round(rssMb)} MB`, target: { actual: rssMb, op: '<=', limit: 200, unit: ' MB' } });
+    const ratio = during.p99Ms / idle.p99Ms;
+    emit({
+      label: 'pass API p99, flat out',
+      value: `${round(during.p99Ms)} ms  (${round(ratio)}x idle ${round(idle.p99Ms)} ms; ${round(during.requests / LOAD_SECONDS)} req/s against ` +
+        `${round(idle.requests / LOAD_SECONDS)} idle${pinned ? '' : '; not kept off the server\'s core'})`,
+      target: { actual: ratio, op: '<=', limit: 2, unit: 'x' },
+    });
+  } finally {
+    fleet.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+/** One service per fleet host, as a directory would list it, written in batches. */
+function writeServices(databasePath: string, endpoints: FleetMessage['endpoints']): void {
+  const db = openDatabase(databasePath);
+  const now = new Date().toISOString();
+  const toService = ({ url, method }: FleetMessage['endpoints'][number], n: number): ServiceInput => ({
+    id: toServiceId(url), name: `Fleet service ${n}`, category: 'data', description: `Fleet service ${n} quote`,
+    endpoint: url, facilitator: null, price: PRICE, rails: ['x402'], chains: ['base-sepolia'], assets: ['USDC'],
+    sources: [{ source: 'bazaar', url: null }],
+    endpoints: [{ url, method, description: null, price: PRICE, rails: ['x402'], chains: ['base-sepolia'], assets: ['USDC'] }],
+  });
+  for (let start = 0; start < endpoints.length; start += WRITE_BATCH) {
+    upsertServices(db, endpoints.slice(start, start + WRITE_BATCH).map((e, i) => toService(e, start + i)), now);
+  }
+  db.close();
+}
+
+/**
+ * Runs `scripts/crawl.ts --probe-only` as the schedule does; times its probe phase (from its `probes...` line to its
+ * `submissions...` line) and what follows until it exits, samples its RSS, and runs `whileProbing` once probes start.
+ */
+async function runProbePass(databasePath: string, whileProbing: () => Promise<unknown>) {
+  const concurrency = CONCURRENCY === DEFAULT_PROBE_CONCURRENCY ? [] : ['--concurrency', String(CONCURRENCY)];
+  const child = spawn(process.execPath, [...CRAWL_HEAP_ARGS, await compiledChild('scripts/crawl.ts'), '--probe-only', ...concurrency], {
+    env: { UV_THREADPOOL_SIZE: '128', ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: '127.0.0.0/8' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  deprioritize(child);
+  let peakRssBytes = 0;
+  let cpuSeconds = 0;
+  const sampler = setInterval(() => {
+    const match = /VmRSS:\s+(\d+) kB/.exec(safeRead(`/proc/${child.pid}/status`));
+    if (match) peakRssBytes = Math.max(peakRssBytes, Number(match[1]) * 1024);
+    // utime and stime, in clock ticks (100 a second on Linux), after the process name in parentheses.
+    const times = safeRead(`/proc/${child.pid}/stat`).split(') ')[1]?.split(' ');
+    if (times) cpuSeconds = (Number(times[11]) + Number(times[12])) / 100;
+  }, 100);
+  let summary = '';
+  let errors = '';
+  child.stdout.on('data', (chunk: Buffer) => (summary += chunk.toString()));
+  let probeStart = performance.now();
+  let probeEnd: number | undefined;
+  let load: Promise<unknown> = Promise.resolve();
+  child.stderr.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    errors = (errors + text).slice(-2_000);
+    if (text.includes('probes...')) {
+      probeStart = performance.now();
+      load = whileProbing();
+    }
+    if (text.includes('submissions...')) probeEnd = performance.now();
+  });
+  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once('exit', (...exit) => resolve(exit)));
+  const exitedAt = performance.now();
+  clearInterval(sampler);
+  await load;
+  if (code !== 0) throw new Error(`the crawl exited with ${code ?? signal}: ${errors}`);
+  if (probeEnd === undefined) throw new Error('the crawl never reported the end of its probe phase ("submissions...")');
+  const [, probed = 0, live = 0] = (/probes: (\d+), live (\d+)/.exec(summary) ?? []).map(Number);
+  return { probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, cpuSeconds, probed, live };
+}
+
+function safeRead(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
