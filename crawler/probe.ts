@@ -105,6 +105,8 @@ export interface ProbeOutcome extends Omit<ProbeInput, 'service_id'> {
   final_url: string;
   signals: ChallengeSignal[];
   notes: string[];
+  /** Every valid challenge decoded only leniently (`classifyProbe`). */
+  lenient: boolean;
 }
 
 /** One request as sent, with redirects followed. */
@@ -349,6 +351,7 @@ export async function probeEndpoint(target: ProbeTarget, options: ProbeOptions):
       final_url: toRecordedUrl(chosen.finalUrl),
       signals: result.signals,
       notes: result.notes,
+      lenient: result.lenient,
     };
   } finally {
     clearTimeout(timer);

@@ -7,6 +7,7 @@ import * as submissionKeys from './006-submission-keys.ts';
 import * as detailRevisions from './007-detail-revisions.ts';
 import * as tallies from './008-tallies.ts';
 import * as richerLists from './009-richer-lists.ts';
+import * as flagsAndEndpointChecks from './012-flags-and-endpoint-checks.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -23,4 +24,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '007-detail-revisions', ...detailRevisions },
   { name: '008-tallies', ...tallies },
   { name: '009-richer-lists', ...richerLists },
+  { name: '012-flags-and-endpoint-checks', ...flagsAndEndpointChecks },
 ];

@@ -200,7 +200,7 @@ describe('home.ts', () => {
       id: 'a', name: 'A', category: null, description: 'x'.repeat(500), rails: ['x402', 'mpp'], chains: ['base'], assets: ['USDC'],
       price: { usd: null, display: null }, endpoint: 'https://a.example/pay', facilitator: null, live: false, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
-      uptime_30d: null, checks_30d: 0, median_latency_ms_30d: null, flags: [], owner_verified: false,
+      uptime_30d: null, checks_30d: 0, median_latency_ms_30d: null, flags: [], owner_verified: false, reason: null,
     });
     expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', meta: ['x402 + MPP', 'base', 'USDC'], host: 'https://a.example', health: null });
     expect(row.description!.length).toBeLessThanOrEqual(220);
@@ -208,7 +208,7 @@ describe('home.ts', () => {
       id: 'b', name: 'B', category: null, description: null, rails: ['x402'], chains: [], assets: [],
       price: { usd: 0.01, display: null }, endpoint: 'https://b.example/pay', facilitator: null, live: true, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
-      uptime_30d: 0.967, checks_30d: 30, median_latency_ms_30d: 1_432, flags: [], owner_verified: false,
+      uptime_30d: 0.967, checks_30d: 30, median_latency_ms_30d: 1_432, flags: [], owner_verified: false, reason: null,
     });
     expect(checked.health).toBe('30 d: 96.7 % up · 1,432 ms median');
   });
