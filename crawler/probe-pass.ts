@@ -29,7 +29,10 @@ export interface ProbePassOptions {
   concurrency?: number;
   limit?: number;
   timeoutMs?: number;
-  /** Requests beyond the main probes this pass may make; default `toCheckBudget(main probes)`. 0 turns checks off. */
+  /**
+   * Checks beyond the main probes this pass may make (a check is one URL asked once, plus the retry a 429/503 earns);
+   * default `toCheckBudget(main probes)`. 0 turns checks off.
+   */
   checkBudget?: number;
   now: () => Date;
   onProbe?: (done: number, total: number) => void;
@@ -174,7 +177,8 @@ async function checkWildcard(target: ProbeTarget, url: string, main: PassOutcome
   const held = target.wildcard?.same_402 ?? null;
   if (main.status_code !== 402 || !isWildcardCheckDue(target.wildcard, ctx.options.now()) || !takeBudget(ctx)) return held;
   const siblingUrl = toSiblingUrl(url);
-  const sibling = await probeSafely({ ...target, url: siblingUrl, method: main.method ?? target.method }, ctx.options);
+  // The method the main endpoint answered, and no other: a sibling's 404 to it is the answer.
+  const sibling = await probeSafely({ ...target, url: siblingUrl, method: main.method ?? target.method }, ctx.options, false);
   const same402 = isSame402(main, sibling);
   ctx.wildcardChecks.add({ service_id: target.service_id, checked_at: sibling.probed_at, url: siblingUrl, status_code: sibling.status_code, same_402: same402 });
   ctx.summary.wildcard_checks += 1;
@@ -194,7 +198,8 @@ async function checkEndpoints(due: DueEndpoint[], ctx: PassContext): Promise<voi
       ctx.endpointChecks.add({ ...base, checked_at: ctx.options.now().toISOString(), ok: false, status_code: null, latency_ms: null, reason: NOT_CHECKED_TEMPLATE });
     } else {
       if (!takeBudget(ctx)) return;
-      const outcome = await probeSafely({ url, method: endpoint.method || null, body: endpoint.body }, ctx.options);
+      // A listed method is the endpoint's; only one listed without a method is also tried as POST.
+      const outcome = await probeSafely({ url, method: endpoint.method || null, body: endpoint.body }, ctx.options, endpoint.method === '');
       ctx.endpointChecks.add({ ...base, checked_at: outcome.probed_at, ok: outcome.ok, status_code: outcome.status_code, latency_ms: outcome.latency_ms, reason: outcome.reason });
     }
     ctx.summary.endpoint_checks += 1;
@@ -205,11 +210,15 @@ async function checkEndpoints(due: DueEndpoint[], ctx: PassContext): Promise<voi
 type PassOutcome = Omit<ProbeInput, 'service_id'> & Pick<ProbeOutcome, 'lenient'> & { terms: ProbeOutcome['terms'] };
 
 /** `probeEndpoint`, or a failed probe saying so when it throws: one service's fault never stops the pass. */
-async function probeSafely(target: { url: string; method: string | null; body?: unknown }, options: ProbePassOptions): Promise<PassOutcome> {
+async function probeSafely(
+  target: { url: string; method: string | null; body?: unknown },
+  options: ProbePassOptions,
+  fallback = true,
+): Promise<PassOutcome> {
   try {
     const { final_url: _url, signals: _signals, notes: _notes, ...outcome } = await probeEndpoint(
       { url: target.url, method: target.method, body: target.body },
-      { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now },
+      { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now, fallback },
     );
     return outcome;
   } catch (error) {

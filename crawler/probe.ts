@@ -96,6 +96,8 @@ export interface ProbeOptions {
   /** Total time limit; default PROBE_TIMEOUT_MS. */
   timeoutMs?: number;
   now?: () => Date;
+  /** Whether a GET answered 404/405/400/422 is tried again as POST; default true (false: the method as given only). */
+  fallback?: boolean;
 }
 
 /** The probe record (`ProbeInput` without the service id) plus what the challenge stated. */
@@ -332,7 +334,8 @@ export async function probeEndpoint(target: ProbeTarget, options: ProbeOptions):
     let chosen = await sendWithRetry(target.url, method, toRequestBody(method, target.body), ctx);
     let result = classifyProbe(chosen.facts);
     const { facts } = chosen;
-    if (!result.ok && method === 'GET' && facts.outcome === 'answered' && FALLBACK_STATUSES.has(facts.status)) {
+    const mayFallBack = options.fallback !== false && method === 'GET';
+    if (!result.ok && mayFallBack && facts.outcome === 'answered' && FALLBACK_STATUSES.has(facts.status)) {
       const fallback = await sendWithRetry(target.url, 'POST', target.body ?? {}, ctx);
       const fallbackResult = classifyProbe(fallback.facts);
       // A 402 to the POST says more than the GET's 404, even when its challenge cannot be used.
