@@ -1,4 +1,5 @@
 import type { Service } from '../../../domain/schemas.ts';
+import { FLAG_EXPLANATIONS, FLAGS, type Flag } from '../../../domain/values.ts';
 import { toRailLabel } from './directories.ts';
 import { formatPercent, formatUsd, toBaseUrl, truncate } from './format.ts';
 import { toCheckResult, type CheckResult } from './result.ts';
@@ -22,6 +23,8 @@ export interface HomeRowView {
   host: string;
   /** The last 30 days' uptime and median latency, when known: `30 d: 96.7 % up · 143 ms median`, or null. */
   health: string | null;
+  /** The small marker of a flagged service: `⚑ 2 flags`, and each flag's explanation for its title; null without flags. */
+  flags: { text: string; title: string } | null;
 }
 
 const DESCRIPTION_MAX = 220;
@@ -42,6 +45,19 @@ export function toHomeRow(service: Service): HomeRowView {
     meta,
     host: toBaseUrl(service.endpoint),
     health: toHealth(service.uptime_30d, service.median_latency_ms_30d),
+    flags: toFlagMarker(service.flags),
+  };
+}
+
+/**
+ * @example toFlagMarker(['testnet_only']) // { text: '⚑ 1 flag', title: 'testnet_only: Every network it accepts is a testnet: …' }
+ */
+function toFlagMarker(flags: readonly string[]): HomeRowView['flags'] {
+  const known = FLAGS.filter((flag: Flag) => flags.includes(flag));
+  if (known.length === 0) return null;
+  return {
+    text: `⚑ ${known.length} ${known.length === 1 ? 'flag' : 'flags'}`,
+    title: known.map((flag) => `${flag}: ${FLAG_EXPLANATIONS[flag]}`).join('\n'),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Service, ServiceDetail } from '../../../domain/schemas.ts';
+import { FLAG_EXPLANATIONS, FLAGS, type EndpointCheck, type Service, type ServiceDetail } from '../../../domain/schemas.ts';
 import type { DB } from '../../../data/db.ts';
 import { median } from '../../../data/median.ts';
 import { countEndpoints, listEndpoints, listProbeDays, type EndpointRecord } from '../../../data/pages.ts';
@@ -39,6 +39,21 @@ export interface EndpointRowView {
   description: string;
   /** `main endpoint, checked` on the row of the main endpoint, else null. */
   mainLabel: string | null;
+  /** Its last check: the main endpoint's is its last probe, every other's its daily check. */
+  check: EndpointCheckView;
+}
+
+export interface EndpointCheckView {
+  result: CheckResult;
+  /** `2026-11-01 12:00 UTC · HTTP 402 · 85 ms`, the reason when no challenge, or what stands instead of a check. */
+  detail: string;
+  iso: string | null;
+}
+
+/** A flag on the listing page: its name and its explanation (domain/values.ts). */
+export interface FlagView {
+  name: string;
+  text: string;
 }
 
 export interface PageLink {
@@ -124,6 +139,8 @@ export interface ListingView {
   dailyChart: LatencyChart | null;
   /** Not probed by design (acp://). */
   unprobeable: boolean;
+  /** What the index observed that a bare challenge hides, each with its explanation. */
+  flags: FlagView[];
 }
 
 export interface CurlSample {
@@ -226,7 +243,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     moreListings: Math.max(0, listings.length - MAX_LISTINGS),
     baseUrl: { text: baseUrl, href: toSafeHref(baseUrl) },
     mainEndpoint: { text: service.endpoint, href: toSafeHref(service.endpoint) },
-    endpoints: toEndpointPage(service, facts, main),
+    endpoints: toEndpointPage(service, facts, main, last),
     recentChecks: probes.map(toRecentCheck),
     rails: joinWords(service.rails.map(toRailLabel)) || 'None listed',
     chains: joinWords(service.chains) || 'None listed',
@@ -243,6 +260,19 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
       `the daily median over the last ${plural(days.length, 'day')}`,
     ),
     unprobeable,
+    flags: FLAGS.filter((flag) => service.flags.includes(flag)).map((flag) => ({ name: flag, text: FLAG_EXPLANATIONS[flag] })),
+  };
+}
+
+/** The last check of an endpoint row as the table shows it. */
+function toEndpointCheck(check: EndpointCheck | null, unprobeable: boolean): EndpointCheckView {
+  if (check === null) return { result: NOT_CHECKED, detail: unprobeable ? 'Not HTTP: never checked' : 'Due with a coming probe pass', iso: null };
+  const when = formatUtc(check.at) ?? check.at;
+  const parts = [when, ...(check.status_code === null ? [] : [`HTTP ${check.status_code}`]), ...(check.status_code === null || check.latency_ms === null ? [] : [`${check.latency_ms} ms`])];
+  return {
+    result: check.ok ? CHALLENGE_DETECTED : NO_CHALLENGE,
+    detail: [parts.join(' · '), ...(check.ok || !check.reason ? [] : [check.reason])].join(': '),
+    iso: check.at,
   };
 }
 
@@ -305,7 +335,11 @@ export function toCurl(service: Pick<Service, 'endpoint' | 'rails' | 'assets' | 
   };
 }
 
-function toEndpointPage(service: Service, facts: ListingFacts, main: EndpointRecord | undefined): EndpointPageView {
+function toEndpointPage(service: Service, facts: ListingFacts, main: EndpointRecord | undefined, lastProbe: ProbeRecord | undefined): EndpointPageView {
+  const unprobeable = !/^https?:\/\//i.test(service.endpoint);
+  const mainCheck: EndpointCheck | null = lastProbe
+    ? { at: lastProbe.probed_at, ok: lastProbe.ok, status_code: lastProbe.status_code, latency_ms: lastProbe.latency_ms, reason: lastProbe.reason }
+    : null;
   const { total, page } = facts;
   const pages = Math.max(1, Math.ceil(total / ENDPOINTS_PER_PAGE));
   const from = total === 0 ? 0 : (page - 1) * ENDPOINTS_PER_PAGE + 1;
@@ -323,6 +357,7 @@ function toEndpointPage(service: Service, facts: ListingFacts, main: EndpointRec
       price: formatUsd(record.price.usd) ?? 'No price listed',
       description: record.description?.trim() || '—',
       mainLabel: record !== main ? null : /^https?:\/\//i.test(record.url) ? 'main, checked' : 'main',
+      check: toEndpointCheck(record === main ? mainCheck : record.last_check, unprobeable || !/^https?:\/\//i.test(record.url)),
     })),
     links: Array.from({ length: pages }, (_, index) => ({ number: index + 1, href: hrefOf(index + 1), current: index + 1 === page })),
     prevHref: page > 1 ? hrefOf(page - 1) : null,

@@ -167,6 +167,12 @@ function toRowElement(doc: Document, row: HomeRowView): HTMLLIElement {
   name.append(toText(doc, 'bdi', row.name));
   head.append(name, ' ', toText(doc, 'span', row.result.text, `badge ${row.result.kind}`), ' ', toText(doc, 'span', row.price, 'price'));
   if (row.health) head.append(' ', toText(doc, 'span', row.health, 'health'));
+  if (row.flags) {
+    const marker = toLink(doc, `${row.href}#flags`, row.flags.text);
+    marker.className = 'flag-marker';
+    marker.title = row.flags.title;
+    head.append(' ', marker);
+  }
   item.append(head);
   if (row.description) item.append(toText(doc, 'p', row.description, 'desc'));
   const meta = toText(doc, 'p', '', 'meta');
