@@ -82,7 +82,8 @@ interface PassContext {
  * Probes every main endpoint once, recording probes within RECORD_EVERY_MS of landing (a pass killed half-way keeps
  * what it did), with each service's flags (crawler/flags.ts); checks a random sibling path of each host whose main
  * endpoint answered 402 and whose last such check is a day old, and the listed endpoints due (none checked within a
- * day), all within the pass's check budget.
+ * day) of each service whose main endpoint answered this pass (a host that gave no answer is asked nothing more, so a
+ * dead host's checks never hold the pass open), all within the pass's check budget.
  * At most `concurrency` requests run at once and never two to one host (name and port): a host's main probes, its
  * wildcard check and its endpoint checks run one after another.
  * @example await probePass(db, { agent, now: () => new Date() });
@@ -102,11 +103,12 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
   let done = 0;
   await queue.addAll(
     toStartOrder(groupByHost(targets), options.timeoutMs ?? PROBE_TIMEOUT_MS).map((hostTargets) => async () => {
+      const answered: ProbeTarget[] = [];
       for (const target of hostTargets) {
-        await probeMain(target, ctx);
+        if (await probeMain(target, ctx)) answered.push(target);
         options.onProbe?.(++done, targets.length);
       }
-      for (const target of hostTargets) await checkEndpoints(dueByService.get(target.service_id) ?? [], ctx);
+      for (const target of answered) await checkEndpoints(dueByService.get(target.service_id) ?? [], ctx);
     }),
   );
   for (const recorder of [ctx.probes, ctx.endpointChecks, ctx.wildcardChecks]) recorder.finish();
@@ -135,9 +137,10 @@ function takeBudget(ctx: PassContext): boolean {
 
 /**
  * Probes one main endpoint (a URL template filled from its listing's example, or not probed at all when nothing
- * fills it), makes the host's wildcard check when due, and records the probe with the flags observed.
+ * fills it), makes the host's wildcard check when due, and records the probe with the flags observed. Answers
+ * whether the host gave an HTTP answer.
  */
-async function probeMain(target: ProbeTarget, ctx: PassContext): Promise<void> {
+async function probeMain(target: ProbeTarget, ctx: PassContext): Promise<boolean> {
   const { options, summary } = ctx;
   const template = isUrlTemplate(target.url);
   const url = template ? fillUrlTemplate(target.url, target.body) : target.url;
@@ -146,7 +149,7 @@ async function probeMain(target: ProbeTarget, ctx: PassContext): Promise<void> {
     const flags = toFlags({ ...heldFacts(target), template, terms: null, lenient: false, unansweredSince: target.unanswered_since, now: at });
     recordNotProbed(ctx.db, target.service_id, { at: at.toISOString(), reason: NOT_PROBED_TEMPLATE, flags });
     summary.not_probed += 1;
-    return;
+    return false;
   }
   const outcome = await probeSafely({ ...target, url }, options);
   const wildcard402 = await checkWildcard(target, url, outcome, ctx);
@@ -159,6 +162,7 @@ async function probeMain(target: ProbeTarget, ctx: PassContext): Promise<void> {
   summary.probed += 1;
   if (outcome.ok) summary.live += 1;
   else summary.not_live[outcome.reason ?? 'unknown'] = (summary.not_live[outcome.reason ?? 'unknown'] ?? 0) + 1;
+  return outcome.status_code !== null;
 }
 
 /** Why a URL template is not probed. */
