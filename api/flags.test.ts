@@ -25,7 +25,7 @@ beforeAll(async () => {
   const test = createTestApp([]);
   const agent = createProbeAgent({ allow: parseAllowList('127.0.0.1') });
   await runCrawl(test.db, {
-    agent, discover: true, probe: true, timeoutMs: 2000, now: () => TEST_NOW,
+    agent, discover: true, probe: true, timeoutMs: 2000, checkBudget: 100, now: () => TEST_NOW,
     directories: [toDirectoryConfig(`bazaar=${fleet.directories.bazaar}`), toDirectoryConfig(`mpp=${fleet.directories.mpp}`)],
   });
   await agent.dispatcher.close();

@@ -29,8 +29,10 @@ beforeAll(() => {
 });
 afterAll(() => agent.dispatcher.close());
 
+/** A budget every check of these small fleets fits in, but where a test sets its own. */
 const crawl = (db: ReturnType<typeof openTestDatabase>, fleet: Fleet, now: Date, overrides = {}) =>
   runCrawl(db, {
+    checkBudget: 100,
     agent,
     directories: [toDirectoryConfig(`bazaar=${fleet.directories.bazaar}`), toDirectoryConfig(`mpp=${fleet.directories.mpp}`)],
     discover: true,

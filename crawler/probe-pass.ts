@@ -17,6 +17,11 @@ export const DEFAULT_PROBE_CONCURRENCY = 64;
  * 2,000 checks a pass, 576,000 a day at the 5-minute interval: every endpoint within a day (npm run bench).
  */
 export const CHECK_SHARE = 0.2;
+/**
+ * Wildcard checks take at most this share of a pass's budget, so that the day a large index first sees its hosts,
+ * their endpoints are checked beside them rather than after them.
+ */
+const WILDCARD_SHARE = 0.5;
 /** The budget of a pass with few services, so that a small index still checks its endpoints within a day. */
 const MIN_CHECK_BUDGET = 20;
 /** Endpoint checks of one service in one pass at most: a host listing 50 is spread over passes, not one long chain. */
@@ -71,8 +76,8 @@ interface PassContext {
   db: DB;
   options: ProbePassOptions;
   summary: ProbePassSummary;
-  /** Requests beyond the main probes still allowed. */
-  budget: { left: number };
+  /** Checks beyond the main probes still allowed, and how many of them may still be wildcard checks. */
+  budget: { left: number; wildcardsLeft: number };
   probes: Recorder<ProbeInput>;
   endpointChecks: Recorder<EndpointCheckInput>;
   wildcardChecks: Recorder<WildcardCheckInput>;
@@ -91,14 +96,15 @@ interface PassContext {
 export async function probePass(db: DB, options: ProbePassOptions): Promise<ProbePassSummary> {
   const targets = listProbeTargets(db).slice(0, options.limit ?? Infinity);
   const summary: ProbePassSummary = { probed: 0, live: 0, not_live: {}, not_probed: 0, wildcard_checks: 0, endpoint_checks: 0 };
+  const budget = options.checkBudget ?? toCheckBudget(targets.length);
   const ctx: PassContext = {
     db, options, summary,
-    budget: { left: options.checkBudget ?? toCheckBudget(targets.length) },
+    budget: { left: budget, wildcardsLeft: Math.ceil(budget * WILDCARD_SHARE) },
     probes: createRecorder((batch) => recordProbes(db, batch)),
     endpointChecks: createRecorder((batch) => recordEndpointChecks(db, batch)),
     wildcardChecks: createRecorder((batch) => recordWildcardChecks(db, batch)),
   };
-  const dueByService = listDueByService(db, targets, ctx.budget.left, options.now());
+  const dueByService = listDueByService(db, targets, ctx.budget, options.now());
   const queue = new PQueue({ concurrency: options.concurrency ?? DEFAULT_PROBE_CONCURRENCY });
   let done = 0;
   await queue.addAll(
@@ -116,22 +122,24 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
 }
 
 /**
- * The listed endpoints due, by service: the budget left once the hosts due for a wildcard check (those whose main
- * endpoint last answered 402) are set aside.
+ * The listed endpoints due, by service: the budget left once the wildcard checks due (of hosts whose main endpoint
+ * last answered 402, up to their share) are set aside.
  */
-function listDueByService(db: DB, targets: ProbeTarget[], budget: number, now: Date): Map<string, DueEndpoint[]> {
+function listDueByService(db: DB, targets: ProbeTarget[], budget: PassContext['budget'], now: Date): Map<string, DueEndpoint[]> {
   const wildcardsDue = targets.filter((t) => t.last_status_code === 402 && isWildcardCheckDue(t.wildcard, now)).length;
   const before = new Date(now.getTime() - ENDPOINT_CHECK_EVERY_MS).toISOString();
-  const due = listDueEndpoints(db, { before, perService: ENDPOINT_CHECKS_PER_SERVICE, limit: budget - wildcardsDue });
+  const limit = budget.left - Math.min(wildcardsDue, budget.wildcardsLeft);
+  const due = listDueEndpoints(db, { before, perService: ENDPOINT_CHECKS_PER_SERVICE, limit });
   const byService = new Map<string, DueEndpoint[]>();
   for (const endpoint of due) byService.set(endpoint.service_id, [...(byService.get(endpoint.service_id) ?? []), endpoint]);
   return byService;
 }
 
-/** Takes one request from the pass's check budget; false when none is left. */
-function takeBudget(ctx: PassContext): boolean {
-  if (ctx.budget.left <= 0) return false;
+/** Takes one check from the pass's budget (a wildcard check also from its share); false when none is left. */
+function takeBudget(ctx: PassContext, wildcard = false): boolean {
+  if (ctx.budget.left <= 0 || (wildcard && ctx.budget.wildcardsLeft <= 0)) return false;
   ctx.budget.left -= 1;
+  if (wildcard) ctx.budget.wildcardsLeft -= 1;
   return true;
 }
 
@@ -179,7 +187,7 @@ function heldFacts(target: ProbeTarget) {
  */
 async function checkWildcard(target: ProbeTarget, url: string, main: PassOutcome, ctx: PassContext): Promise<boolean | null> {
   const held = target.wildcard?.same_402 ?? null;
-  if (main.status_code !== 402 || !isWildcardCheckDue(target.wildcard, ctx.options.now()) || !takeBudget(ctx)) return held;
+  if (main.status_code !== 402 || !isWildcardCheckDue(target.wildcard, ctx.options.now()) || !takeBudget(ctx, true)) return held;
   const siblingUrl = toSiblingUrl(url);
   // The method the main endpoint answered, and no other: a sibling's 404 to it is the answer.
   const sibling = await probeSafely({ ...target, url: siblingUrl, method: main.method ?? target.method }, ctx.options, false);

@@ -99,7 +99,7 @@ export const crawlGroup: BenchGroup = {
       const rate = ids.length / crawl.probeSeconds;
       emit({ label: 'probes per second', value: `${round(rate)}  (${ids.length} in ${round(crawl.probeSeconds)} s; then ${round(crawl.afterSeconds)} s to exit)`, target: { actual: rate, op: '>=', limit: 200, unit: '/s' } });
       const requests = ids.length + checks.endpoints + checks.wildcards;
-      emit({ label: 'requests per second, checks included', value: `${round(requests / crawl.probeSeconds)}  (${checks.endpoints} endpoint and ${checks.wildcards} wildcard checks beside the probes)` });
+      emit({ label: 'requests/s with checks', value: `${round(requests / crawl.probeSeconds)}  (${checks.endpoints} endpoint and ${checks.wildcards} wildcard checks beside the probes)` });
       const ofBound = boundSeconds / crawl.probeSeconds;
       emit({ label: 'share of concurrency bound', value: `${round(ofBound)}x  (bound ${round(boundSeconds)} s at ${DEFAULT_PROBE_CONCURRENCY}, checks included)`, target: { actual: ofBound, op: '>=', limit: 0.9, unit: 'x' } });
       const rssMb = crawl.peakRssBytes / MB;
@@ -118,13 +118,13 @@ export const crawlGroup: BenchGroup = {
       // The same scheduled pass without any check beside the probes: what the checks add to a pass.
       const bare = await runCrawlChild(databasePath, async () => {}, ['--check-budget', '0']);
       const added = crawl.probeSeconds - bare.probeSeconds;
-      emit({ label: 'what the checks add to a pass', value: `${round(added)} s (${round((100 * added) / bare.probeSeconds)} %): ${round(crawl.probeSeconds)} s with, ${round(bare.probeSeconds)} s without` });
+      emit({ label: 'checks add to a pass', value: `${round(added)} s (${round((100 * added) / bare.probeSeconds)} %): ${round(crawl.probeSeconds)} s with, ${round(bare.probeSeconds)} s without` });
       const passesPerDay = 86_400_000 / readConfig({}).probeIntervalMs;
       // Each day's wildcard checks (one a host) come out of the same budget; the rest of it checks endpoints.
       const endpointChecksPerDay = Math.max(1, toCheckBudget(ids.length) * passesPerDay - ids.length);
       const days = checkable / endpointChecksPerDay;
       emit({
-        label: 'days to check every listed endpoint once',
+        label: 'days to check all endpoints',
         value: `${round(days)}  (${checkable} endpoints beside the main ones; ${toCheckBudget(ids.length)} checks a pass, ${passesPerDay} passes a day, less ${ids.length} wildcard checks a day)`,
       });
     } finally {
