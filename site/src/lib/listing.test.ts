@@ -62,7 +62,7 @@ describe('listing.ts', () => {
     // The main endpoint's last check is its last probe; the others are not checked yet.
     expect(rows[0]!.check).toMatchObject({ result: { text: 'Challenge detected' }, iso: '2026-11-01T11:59:00.000Z' });
     expect(rows[0]!.check.detail).toMatch(/^2026-11-01 11:59 UTC · HTTP 402 · \d+ ms$/);
-    expect(rows[1]!.check).toEqual({ result: { kind: 'none', text: 'Not checked yet' }, detail: 'Due with a coming probe pass', iso: null });
+    expect(rows[1]!.check).toEqual({ result: { kind: 'none', text: 'Not checked yet' }, detail: 'Due with a coming probe pass', reason: null, iso: null });
   });
 
   it('shows the daily check of every other endpoint, with the reason when it found no challenge', () => {
@@ -71,7 +71,7 @@ describe('listing.ts', () => {
       ok: false, status_code: 404, latency_ms: 31, reason: 'answered 404',
     }]);
     const rows = getListingView(db, 'alpha-example-com', 1, options)!.endpoints.rows;
-    expect(rows[1]!.check).toEqual({ result: { kind: 'bad', text: 'No challenge detected' }, detail: '2026-11-01 06:00 UTC · HTTP 404 · 31 ms: answered 404', iso: '2026-11-01T06:00:00.000Z' });
+    expect(rows[1]!.check).toEqual({ result: { kind: 'bad', text: 'No challenge detected' }, detail: '2026-11-01 06:00 UTC · HTTP 404 · 31 ms', reason: 'answered 404', iso: '2026-11-01T06:00:00.000Z' });
   });
 
   it('says a failing service failed, with the reason of its last check', () => {

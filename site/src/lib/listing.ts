@@ -45,8 +45,10 @@ export interface EndpointRowView {
 
 export interface EndpointCheckView {
   result: CheckResult;
-  /** `2026-11-01 12:00 UTC · HTTP 402 · 85 ms`, the reason when no challenge, or what stands instead of a check. */
+  /** `2026-11-01 12:00 UTC · HTTP 402 · 85 ms`, or what stands instead of a check. */
   detail: string;
+  /** Why the check found no challenge (it may quote the answer, so it is isolated on the page); else null. */
+  reason: string | null;
   iso: string | null;
 }
 
@@ -266,12 +268,13 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
 
 /** The last check of an endpoint row as the table shows it. */
 function toEndpointCheck(check: EndpointCheck | null, unprobeable: boolean): EndpointCheckView {
-  if (check === null) return { result: NOT_CHECKED, detail: unprobeable ? 'Not HTTP: never checked' : 'Due with a coming probe pass', iso: null };
+  if (check === null) return { result: NOT_CHECKED, detail: unprobeable ? 'Not HTTP: never checked' : 'Due with a coming probe pass', reason: null, iso: null };
   const when = formatUtc(check.at) ?? check.at;
   const parts = [when, ...(check.status_code === null ? [] : [`HTTP ${check.status_code}`]), ...(check.status_code === null || check.latency_ms === null ? [] : [`${check.latency_ms} ms`])];
   return {
     result: check.ok ? CHALLENGE_DETECTED : NO_CHALLENGE,
-    detail: [parts.join(' · '), ...(check.ok || !check.reason ? [] : [check.reason])].join(': '),
+    detail: parts.join(' · '),
+    reason: check.ok ? null : check.reason,
     iso: check.at,
   };
 }
