@@ -25,7 +25,7 @@ let clock = Date.parse('2026-11-25T12:00:00.000Z');
 
 beforeAll(async () => {
   for (let n = 0; n < 3; n++) {
-    const service: FleetService = { n, behaviour: 'free-200', origin: '', basePath: `/svc/${n}`, offer: { url: '', amount: '10000', description: `Quotes ${n}` }, latencyMs: 0 };
+    const service: FleetService = { n, behaviour: 'free-200', origin: '', basePath: `/svc/${n}`, listedPaths: [MAIN_PATH], offer: { url: '', amount: '10000', description: `Quotes ${n}` }, latencyMs: 0 };
     const server = createServer((req, res) => serveService(service, (req.url ?? '').slice(service.basePath.length), req, res, ctx));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     service.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -49,10 +49,13 @@ export interface ProbeTerms {
   price: Price;
 }
 
-/** The classification of one probe; `reason` is null exactly when `ok`. */
+/**
+ * The classification of one probe; `reason` is null exactly when `ok`. `lenient`: every valid challenge it carries
+ * decoded only leniently (each has a note), so a strict client may refuse it.
+ */
 export type ProbeResult =
-  | { ok: true; reason: null; detected_rails: Rail[]; terms: ProbeTerms; signals: ChallengeSignal[]; notes: string[] }
-  | { ok: false; reason: string; detected_rails: Rail[]; terms: null; signals: ChallengeSignal[]; notes: string[] };
+  | { ok: true; reason: null; detected_rails: Rail[]; terms: ProbeTerms; signals: ChallengeSignal[]; notes: string[]; lenient: boolean }
+  | { ok: false; reason: string; detected_rails: Rail[]; terms: null; signals: ChallengeSignal[]; notes: string[]; lenient: false };
 
 const PROBLEM_REASONS: Readonly<Record<Exclude<ChallengeProblem, 'absent'>, string>> = {
   'unreadable-header': 'unreadable PAYMENT-REQUIRED header',
@@ -102,7 +105,7 @@ export function toFailureReason(failure: ProbeFailure): string {
 }
 
 function notOk(reason: string): ProbeResult {
-  return { ok: false, reason, detected_rails: [], terms: null, signals: [], notes: [] };
+  return { ok: false, reason, detected_rails: [], terms: null, signals: [], notes: [], lenient: false };
 }
 
 /** A header's value; repeated headers comma-joined, as fetch joins them. */
@@ -164,7 +167,8 @@ export function classifyProbe(facts: ProbeFacts): ProbeResult {
   if (valid.length > 0) {
     const terms = toTerms(valid.flatMap((read) => read.offers));
     const signals = valid.map((read) => read.signal);
-    return { ok: true, reason: null, detected_rails: terms.rails, terms, signals, notes: valid.flatMap((read) => read.notes) };
+    const lenient = valid.every((read) => read.notes.length > 0);
+    return { ok: true, reason: null, detected_rails: terms.rails, terms, signals, notes: valid.flatMap((read) => read.notes), lenient };
   }
 
   const problem = reads.flatMap((read) => (read.valid || read.problem === 'absent' ? [] : [read.problem]))[0];

@@ -35,6 +35,7 @@ describe('compareForMain', () => {
     ['callable before template', endpoint('https://h.example/a/b/c', usd(1)), endpoint('https://h.example/a/:id', usd(1))],
     ['callable before wildcard', endpoint('https://h.example/a/b/c', usd(1)), endpoint('https://h.example/files/*', usd(1))],
     ['callable before {param}', endpoint('https://h.example/a/b/c', usd(1)), endpoint('https://h.example/{id}', usd(1))],
+    ['a callable URL of unknown price before a priced template', endpoint('https://h.example/a', UNKNOWN_PRICE), endpoint('https://h.example/{id}', usd(1))],
     ['callable before a normalized {param}', endpoint('https://h.example/a/b/c', usd(1)), endpoint(new URL('https://h.example/{id}').href, usd(1))],
     ['a method before none', endpoint('https://h.example/a/b', UNKNOWN_PRICE), endpoint('https://h.example/', UNKNOWN_PRICE, null)],
     ['fewer path segments', endpoint('https://h.example/z', usd(1)), endpoint('https://h.example/a/b', usd(1))],
@@ -76,8 +77,8 @@ describe('toServices', () => {
       listing({ source: 'bazaar', url: 'https://h.example/q', method: 'POST', description: 'Later description', price: usd(0.5) }),
     ]);
     expect(service?.endpoints).toEqual([
-      { url: 'https://h.example/q', method: 'POST', description: 'Quote', price: usd(0.5), rails: ['mpp', 'x402'], chains: ['base', 'tempo'], assets: ['USDC'] },
-      { url: 'https://h.example/', method: null, description: null, price: UNKNOWN_PRICE, rails: ['x402'], chains: ['base'], assets: [] },
+      { url: 'https://h.example/q', method: 'POST', description: 'Quote', price: usd(0.5), rails: ['mpp', 'x402'], chains: ['base', 'tempo'], assets: ['USDC'], sources: ['bazaar', 'mpp.dev'] },
+      { url: 'https://h.example/', method: null, description: null, price: UNKNOWN_PRICE, rails: ['x402'], chains: ['base'], assets: [], sources: ['open402'] },
     ]);
     expect(service).toMatchObject({
       name: 'H',

@@ -9,8 +9,9 @@
  *   such as mpp.orthogonal.com lists many providers), the name falls back to the host and the description to null;
  *   the category is that source's most frequent one (ties: alphabetical). With no value at all, the name is the host.
  * - Main endpoint (the one probed, whose price is the service's), by this order, first wins:
- *   1. a known price above zero, then an unknown price, then free;
- *   2. a callable URL before a path template (`:param`, `{param}`, `*`);
+ *   1. a callable URL before a URL template (`:param`, `{param}`, `*`: crawler/template.ts), which is never probed
+ *      as written;
+ *   2. a known price above zero, then an unknown price, then free;
  *   3. an advertised method before none (a directory naming the method describes a concrete resource);
  *   4. fewer path segments;
  *   5. URL ascending, then method ascending.
@@ -21,6 +22,7 @@ import type { EndpointInput, Price, ServiceInput, SourceRef } from '../data/type
 import { SOURCE_KINDS, type SourceKind } from '../domain/schemas.ts';
 import type { DiscoveredEndpoint } from './discovered.ts';
 import { UNKNOWN_PRICE, toServiceId, toSortedUnique } from './normalize.ts';
+import { isUrlTemplate } from './template.ts';
 
 type Listed = EndpointInput & { facilitator: string | null };
 
@@ -52,10 +54,6 @@ function priceTier(price: Price): number {
   return price.usd > 0 ? 0 : 2;
 }
 
-/** `:param`, `*`, or `{param}` (which URL normalization writes as `%7Bparam%7D`) after the host. */
-function isPathTemplate(url: string): boolean {
-  return /\/:[A-Za-z_]|\{[^}]*\}|%7B[^/]*%7D|\*/i.test(url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ''));
-}
 
 function countPathSegments(url: string): number {
   const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
@@ -65,8 +63,8 @@ function countPathSegments(url: string): number {
 /** The main-endpoint order described in the module comment; negative when `a` comes first. */
 export function compareForMain(a: EndpointInput, b: EndpointInput): number {
   return (
+    Number(isUrlTemplate(a.url)) - Number(isUrlTemplate(b.url)) ||
     priceTier(a.price) - priceTier(b.price) ||
-    Number(isPathTemplate(a.url)) - Number(isPathTemplate(b.url)) ||
     Number(a.method === null) - Number(b.method === null) ||
     countPathSegments(a.url) - countPathSegments(b.url) ||
     compareText(a.url, b.url) ||
@@ -88,6 +86,7 @@ function toEndpoints(listings: DiscoveredEndpoint[]): Listed[] {
       chains: toSortedUnique(same.flatMap((l) => l.chains)),
       assets: toSortedUnique(same.flatMap((l) => l.assets)),
       facilitator: same.find((l) => l.facilitator !== null)?.facilitator ?? null,
+      sources: toSortedUnique(same.map((l) => l.source)),
       ...exampleBodyOf(same),
     };
   });

@@ -50,7 +50,8 @@ describe('probe pass order', () => {
       recordProbe(db, { service_id: id, probed_at: '2026-11-01T00:00:00.000Z', ok: true, status_code: 402, method: 'GET', latency_ms: ms, reason: null, detected_rails: ['x402'] });
     }
     arrivals.length = 0;
-    const summary = await probePass(db, { agent, concurrency: 1, timeoutMs: 10_000, now: () => new Date('2026-11-02T00:00:00.000Z') });
+    // No checks beyond the main probes: this is about their order (crawler/checks.test.ts has the checks).
+    const summary = await probePass(db, { agent, concurrency: 1, timeoutMs: 10_000, checkBudget: 0, now: () => new Date('2026-11-02T00:00:00.000Z') });
     expect(summary.probed).toBe(5);
     // Recorded in batches, all of them by the time the pass returns: the 4 earlier probes and these 5.
     expect(db.prepare('SELECT count(*) AS n FROM probes').get()).toEqual({ n: 9 });

@@ -114,7 +114,7 @@ describe('probeEndpoint against the fleet', () => {
   });
 
   it('states the terms of the live challenge', async () => {
-    expect((await probe(endpointOf('x402-v2-header'))).terms).toMatchObject({ rails: ['x402'], chains: ['base-sepolia'], assets: ['USDC'] });
+    expect((await probe(endpointOf('x402-v2-header'))).terms).toMatchObject({ rails: ['x402'], chains: ['base'], assets: ['USDC'] });
     expect((await probe(endpointOf('mpp'))).terms).toMatchObject({ rails: ['mpp'], chains: ['tempo'], assets: ['USD', 'USDC'] });
     expect((await probe(endpointOf('dual-rail'))).signals).toEqual(['x402-v2-header', 'mpp-header']);
   });

@@ -100,6 +100,8 @@ export interface ProbeOptions {
   /** Total time limit; default PROBE_TIMEOUT_MS. */
   timeoutMs?: number;
   now?: () => Date;
+  /** Whether a GET answered 404/405/400/422 is tried again as POST; default true (false: the method as given only). */
+  fallback?: boolean;
 }
 
 /** The probe record (`ProbeInput` without the service id) plus what the challenge stated. */
@@ -109,6 +111,8 @@ export interface ProbeOutcome extends Omit<ProbeInput, 'service_id'> {
   final_url: string;
   signals: ChallengeSignal[];
   notes: string[];
+  /** Every valid challenge decoded only leniently (`classifyProbe`). */
+  lenient: boolean;
 }
 
 /** One request as sent, with redirects followed. */
@@ -334,7 +338,8 @@ export async function probeEndpoint(target: ProbeTarget, options: ProbeOptions):
     let chosen = await sendWithRetry(target.url, method, toRequestBody(method, target.body), ctx);
     let result = classifyProbe(chosen.facts);
     const { facts } = chosen;
-    if (!result.ok && method === 'GET' && facts.outcome === 'answered' && FALLBACK_STATUSES.has(facts.status)) {
+    const mayFallBack = options.fallback !== false && method === 'GET';
+    if (!result.ok && mayFallBack && facts.outcome === 'answered' && FALLBACK_STATUSES.has(facts.status)) {
       const fallback = await sendWithRetry(target.url, 'POST', target.body ?? {}, ctx);
       const fallbackResult = classifyProbe(fallback.facts);
       // A 402 to the POST says more than the GET's 404, even when its challenge cannot be used.
@@ -353,6 +358,7 @@ export async function probeEndpoint(target: ProbeTarget, options: ProbeOptions):
       final_url: toRecordedUrl(chosen.finalUrl),
       signals: result.signals,
       notes: result.notes,
+      lenient: result.lenient,
     };
   } finally {
     clearTimeout(timer);

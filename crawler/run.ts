@@ -23,6 +23,8 @@ export interface CrawlOptions {
   limit?: number;
   concurrency?: number;
   timeoutMs?: number;
+  /** Checks beyond the main probes a pass may make (crawler/probe-pass.ts); default a fifth of its probes. */
+  checkBudget?: number;
   now: () => Date;
   onPhase?: (phase: 'discovery' | 'probes' | 'submissions') => void;
   onProbe?: (done: number, total: number) => void;

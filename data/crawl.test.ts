@@ -60,7 +60,10 @@ describe('crawl records', () => {
   it('lists every probe target except acp:// endpoints, with the main endpoint method', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' }), makeService({ id: 'shop-test', endpoint: 'acp://shop.test', rails: ['acp'] })], '2026-11-01T00:00:00.000Z');
-    expect(listProbeTargets(db)).toEqual([{ service_id: 'a-test', url: 'https://a.test/v1/pay', method: 'GET', last_latency_ms: null }]);
+    expect(listProbeTargets(db)).toEqual([{
+      service_id: 'a-test', url: 'https://a.test/v1/pay', method: 'GET', last_latency_ms: null, last_status_code: null,
+      listed_price_usd: 0.01, unanswered_since: null, flags: [], wildcard: null,
+    }]);
   });
 
   it('rolls a day of probes up with the median latency, and prunes old probes but keeps the newest 20', () => {

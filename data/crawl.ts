@@ -1,3 +1,4 @@
+import type { Flag } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { median } from './median.ts';
 
@@ -14,7 +15,7 @@ export interface CrawlRunRecord {
   pid: number | null;
 }
 
-/** A main endpoint to probe, with the example body its directory gives, if any. */
+/** A main endpoint to probe, with the example body its directory gives, if any, and what its flags build on. */
 export interface ProbeTarget {
   service_id: string;
   url: string;
@@ -22,6 +23,15 @@ export interface ProbeTarget {
   body?: unknown;
   /** How long its newest probe took (a timeout counts as the time limit); null when never probed. */
   last_latency_ms: number | null;
+  /** The status its newest probe got; null when it got no answer or was never probed. */
+  last_status_code: number | null;
+  /** The price the directories list for the main endpoint, in USD. */
+  listed_price_usd: number | null;
+  /** The start of its current run of probes without an HTTP answer; null while it answers. */
+  unanswered_since: string | null;
+  flags: Flag[];
+  /** The host's last random-path check (data/endpoint-checks.ts), or null when never made. */
+  wildcard: { checked_at: string; same_402: boolean } | null;
 }
 
 const statements = preparedOnce({
@@ -30,10 +40,13 @@ const statements = preparedOnce({
   interruptRun: `UPDATE crawl_runs SET status = 'interrupted', finished_at = ?, errors = ? WHERE id = ? AND status = 'running'`,
   finishRun: `UPDATE crawl_runs SET finished_at = ?, status = ?, counts = ?, errors = ? WHERE id = ?`,
   lastRun: `SELECT * FROM crawl_runs ORDER BY id DESC LIMIT 1`,
-  targets: `SELECT s.id AS service_id, s.endpoint AS url, e.method, e.example_body,
-      (SELECT latency_ms FROM probes p WHERE p.service_id = s.id ORDER BY p.probed_at DESC, p.id DESC LIMIT 1) AS last_latency_ms
+  targets: `SELECT s.id AS service_id, s.endpoint AS url, e.method, e.example_body, e.price_usd AS listed_price_usd,
+      s.unanswered_since, s.flags, w.checked_at AS wildcard_checked_at, w.same_402 AS wildcard_same_402,
+      p.latency_ms AS last_latency_ms, p.status_code AS last_status_code
     FROM services s LEFT JOIN service_endpoints e ON e.service_id = s.id AND e.position = (
       SELECT min(position) FROM service_endpoints WHERE service_id = s.id AND url = s.endpoint)
+    LEFT JOIN wildcard_checks w ON w.service_id = s.id
+    LEFT JOIN probes p ON p.id = (SELECT id FROM probes q WHERE q.service_id = s.id ORDER BY q.probed_at DESC, q.id DESC LIMIT 1)
     WHERE s.endpoint NOT LIKE 'acp://%' ORDER BY s.id`,
   rollUp: `INSERT INTO probe_days (service_id, day, checks, challenges, latency_ms_median)
     SELECT service_id, substr(probed_at, 1, 10), count(*), sum(ok), NULL FROM probes
@@ -88,8 +101,14 @@ export function getLastCrawlRun(db: DB): CrawlRunRecord | null {
 
 /** Every main endpoint that can be probed (`acp://` endpoints never are), by service id. */
 export function listProbeTargets(db: DB): ProbeTarget[] {
-  const rows = statements(db).targets.all() as Array<Omit<ProbeTarget, 'body'> & { example_body: string | null }>;
-  return rows.map(({ example_body, ...target }) => (example_body === null ? target : { ...target, body: JSON.parse(example_body) }));
+  const rows = statements(db).targets.all() as Array<Omit<ProbeTarget, 'body' | 'flags' | 'wildcard'> & {
+    example_body: string | null; flags: string; wildcard_checked_at: string | null; wildcard_same_402: number | null;
+  }>;
+  return rows.map(({ example_body, flags, wildcard_checked_at, wildcard_same_402, ...row }) => {
+    const wildcard = wildcard_checked_at === null ? null : { checked_at: wildcard_checked_at, same_402: wildcard_same_402 === 1 };
+    const target: ProbeTarget = { ...row, flags: JSON.parse(flags) as Flag[], wildcard };
+    return example_body === null ? target : { ...target, body: JSON.parse(example_body) };
+  });
 }
 
 /**

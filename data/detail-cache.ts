@@ -37,7 +37,7 @@ const DICTIONARY = Buffer.from(JSON.stringify({
   price: { display: '$0.01 / call', usd: 0.01 }, endpoint: 'https://api.example.com/v1/', facilitator: 'https://',
   live: true, last_seen_live: '2026-01-01T00:00:00.000Z', first_indexed: '2026-01-01T00:00:00.000Z',
   sources: ['bazaar', 'mpp', 'open402', 'submission'], uptime_30d: 0.95, checks_30d: 120, median_latency_ms_30d: 100,
-  flags: [], owner_verified: false, source_urls: [{ source: 'bazaar', url: 'https://' }],
+  flags: [], owner_verified: false, reason: null, source_urls: [{ source: 'bazaar', url: 'https://' }],
   probes: [
     { probed_at: '2026-01-01T00:00:00.000Z', ok: true, status_code: 402, method: 'GET', latency_ms: 100, reason: null, detected_rails: ['x402'] },
     { probed_at: '2026-01-01T00:00:00.000Z', ok: false, status_code: 500, method: 'POST', latency_ms: 100, reason: 'server error (HTTP 500)', detected_rails: [] },
@@ -48,6 +48,12 @@ const DICTIONARY = Buffer.from(JSON.stringify({
     '7d': { checks: 28, detected: 27, ratio: 0.9642857142857143 },
     '30d': { checks: 120, detected: 114, ratio: 0.95 },
   },
+  endpoints: [
+    {
+      method: 'GET', url: 'https://api.example.com/v1/', price: { display: '$0.01 / call', usd: 0.01 }, description: null,
+      sources: ['bazaar'], last_check: { at: '2026-01-01T00:00:00.000Z', ok: true, status_code: 402, latency_ms: 100, reason: null },
+    },
+  ],
 } satisfies ServiceDetail));
 
 /** A detail answer as UTF-8 JSON bytes, with its digest (data/digest.ts). */

@@ -1,4 +1,4 @@
-import type { Service } from '../domain/schemas.ts';
+import type { EndpointCheck, Service } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { listServices } from './service-list.ts';
 import { getServicesByIds, getStats } from './service-read.ts';
@@ -19,6 +19,8 @@ export interface EndpointRecord {
   rails: Rail[];
   chains: string[];
   assets: string[];
+  /** Its last daily check (data/endpoint-checks.ts), or null; the main endpoint's checks are its probes. */
+  last_check: EndpointCheck | null;
 }
 
 /** One day of probes of a service, rolled up by the crawler. */
@@ -44,8 +46,11 @@ export interface DataStamp {
 }
 
 const statements = preparedOnce({
-  endpoints: `SELECT position, url, method, description, price_usd, price_display, rails, chains, assets
-    FROM service_endpoints WHERE service_id = ? ORDER BY position LIMIT ? OFFSET ?`,
+  endpoints: `SELECT e.position, e.url, e.method, e.description, e.price_usd, e.price_display, e.rails, e.chains, e.assets,
+      c.checked_at, c.ok, c.status_code, c.latency_ms, c.reason
+    FROM service_endpoints e
+    LEFT JOIN endpoint_checks c ON c.service_id = e.service_id AND c.method = coalesce(e.method, '') AND c.url = e.url
+    WHERE e.service_id = ? ORDER BY e.position LIMIT ? OFFSET ?`,
   endpointCount: `SELECT count(*) AS n FROM service_endpoints WHERE service_id = ?`,
   endpointCounts: `SELECT service_id, count(*) AS n FROM service_endpoints GROUP BY service_id`,
   days: `SELECT day, checks, challenges, latency_ms_median FROM probe_days WHERE service_id = ? AND day >= ? ORDER BY day`,
@@ -73,6 +78,11 @@ export function listEndpoints(db: DB, serviceId: string, page: { limit: number; 
     rails: string;
     chains: string;
     assets: string;
+    checked_at: string | null;
+    ok: number | null;
+    status_code: number | null;
+    latency_ms: number | null;
+    reason: string | null;
   }>;
   return rows.map((row) => ({
     position: row.position,
@@ -83,6 +93,9 @@ export function listEndpoints(db: DB, serviceId: string, page: { limit: number; 
     rails: JSON.parse(row.rails),
     chains: JSON.parse(row.chains),
     assets: JSON.parse(row.assets),
+    last_check: row.checked_at === null
+      ? null
+      : { at: row.checked_at, ok: row.ok === 1, status_code: row.status_code, latency_ms: row.latency_ms, reason: row.reason },
   }));
 }
 

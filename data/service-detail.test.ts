@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceDetail } from '../domain/schemas.ts';
 import { recordProbe, recordProbes } from './probes.ts';
 import { listProbes } from './probe-read.ts';
+import { listServiceEndpoints } from './endpoint-read.ts';
 import { digest } from './digest.ts';
 import { getLatestDetailRevision, listDetailsChangedSince, readServiceDetail } from './service-detail.ts';
 import { upsertServices } from './services.ts';
@@ -18,7 +19,10 @@ function probe(ok: boolean, at: string) {
 
 /** The detail assembled from its parts as of `now`, to hold the stored answer against. */
 function assembled(db: DB, id: string, now: string): ServiceDetail {
-  return { ...getService(db, id)!, source_urls: listSourceUrls(db, id), probes: listProbes(db, id), uptime: getUptime(db, id, new Date(now)) };
+  const probes = listProbes(db, id);
+  const service = getService(db, id)!;
+  const endpoints = listServiceEndpoints(db, id, { url: service.endpoint, newestProbe: probes[0] });
+  return { ...service, source_urls: listSourceUrls(db, id), probes, uptime: getUptime(db, id, new Date(now)), endpoints };
 }
 
 function stored(db: DB, id: string): ServiceDetail {

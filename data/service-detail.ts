@@ -1,13 +1,16 @@
 import type { Service, ServiceDetail, Uptime } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { digest } from './digest.ts';
+import { listServiceEndpoints } from './endpoint-read.ts';
 import { listProbes } from './probe-read.ts';
 import { getService, listSourceUrls } from './service-read.ts';
 import { getUptimeFigures } from './uptime.ts';
 
 /*
- * A service's detail answer (the service, where it is listed, its newest probes, its uptime) is kept as JSON text
- * beside it and rewritten by every write that changes any of it (upsertService, recordProbes), so the
+ * A service's detail answer (the service, where it is listed, its newest probes, its uptime, every listed endpoint
+ * with its last check) is kept as JSON text
+ * beside it and rewritten by every write that changes any of it (upsertService, recordProbes,
+ * recordEndpointChecks), so the
  * detail route reads one row instead of assembling some 25. The uptime in it, and the service's 30-day figures the
  * list sorts by, are computed as of that write's time, in its transaction, by one function (data/uptime.ts).
  * This module imports readers only: no module it imports imports it back.
@@ -87,6 +90,8 @@ export function listDetailsChangedSince(db: DB, revision: number, limit: number)
 }
 
 function renderServiceDetail(db: DB, service: Service, uptime: Uptime): string {
-  const detail: ServiceDetail = { ...service, source_urls: listSourceUrls(db, service.id), probes: listProbes(db, service.id), uptime };
+  const probes = listProbes(db, service.id);
+  const endpoints = listServiceEndpoints(db, service.id, { url: service.endpoint, newestProbe: probes[0] });
+  const detail: ServiceDetail = { ...service, source_urls: listSourceUrls(db, service.id), probes, uptime, endpoints };
   return JSON.stringify(detail);
 }

@@ -29,11 +29,12 @@ export interface ServiceRow {
   median_latency_ms_30d: number | null;
   flags: string;
   owner_verified: number;
+  reason: string | null;
 }
 
 export const SERVICE_COLUMNS = `s.rowid, s.id, s.name, s.category, s.description, s.endpoint, s.facilitator, s.price_usd,
   s.price_display, s.rails, s.chains, s.assets, s.sources, s.live, s.last_seen_live, s.first_indexed, s.uptime_30d,
-  s.checks_30d, s.median_latency_ms_30d, s.flags, s.owner_verified`;
+  s.checks_30d, s.median_latency_ms_30d, s.flags, s.owner_verified, s.reason`;
 
 /** The census as `getStats` answers it: Stats without `generated_at`. */
 export type StatsFigures = Omit<Stats, 'generated_at'>;
@@ -110,5 +111,6 @@ export function toService(row: ServiceRow): Service {
     median_latency_ms_30d: row.median_latency_ms_30d,
     flags: JSON.parse(row.flags),
     owner_verified: row.owner_verified === 1,
+    reason: row.reason,
   };
 }

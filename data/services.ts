@@ -19,15 +19,15 @@ const statements = preparedOnce({
     RETURNING rowid, live_rank, flags`,
   deleteEndpoints: `DELETE FROM service_endpoints WHERE service_id = ?`,
   insertEndpoint: `INSERT INTO service_endpoints (service_id, position, url, method, description, price_usd,
-      price_display, rails, chains, assets, example_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      price_display, rails, chains, assets, example_body, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   deleteSources: `DELETE FROM service_sources WHERE service_id = ?`,
   insertSource: `INSERT OR IGNORE INTO service_sources (service_id, source, url) VALUES (?, ?, ?)`,
   deleteFacets: `DELETE FROM service_facets WHERE service_id = ?`,
   insertFacet: `INSERT OR IGNORE INTO service_facets (facet, live_rank, service_id, dual_rail) VALUES (?, ?, ?, ?)`,
   deleteSearch: `DELETE FROM services_fts WHERE rowid = ?`,
   insertSearch: `INSERT INTO services_fts (rowid, name, category, description, endpoints) VALUES (?, ?, ?, ?, ?)`,
-  endpoints: `SELECT url, method, description, price_usd, price_display, rails, chains, assets, example_body FROM service_endpoints
-    WHERE service_id = ? ORDER BY position`,
+  endpoints: `SELECT url, method, description, price_usd, price_display, rails, chains, assets, example_body, sources
+    FROM service_endpoints WHERE service_id = ? ORDER BY position`,
   updateTerms: `UPDATE services SET rails = @rails, chains = @chains, assets = @assets, dual_rail = @dual_rail,
       price_usd = @price_usd, price_display = @price_display WHERE id = @id RETURNING live_rank`,
 });
@@ -63,7 +63,7 @@ export function upsertService(db: DB, input: ServiceInput, now: string): void {
   input.endpoints.forEach((e, position) => {
     s.insertEndpoint.run(input.id, position, e.url, e.method, e.description, e.price.usd, e.price.display,
       JSON.stringify(e.rails), JSON.stringify(e.chains), JSON.stringify(e.assets),
-      e.example_body === undefined ? null : JSON.stringify(e.example_body));
+      e.example_body === undefined ? null : JSON.stringify(e.example_body), JSON.stringify(e.sources ?? sourceKinds));
   });
   s.deleteSources.run(input.id);
   for (const ref of input.sources) s.insertSource.run(input.id, ref.source, ref.url ?? '');
@@ -100,7 +100,7 @@ export function getServiceInput(db: DB, id: string): ServiceInput | null {
   if (!service) return null;
   const rows = statements(db).endpoints.all(id) as Array<{
     url: string; method: string | null; description: string | null; price_usd: number | null; price_display: string | null;
-    rails: string; chains: string; assets: string; example_body: string | null;
+    rails: string; chains: string; assets: string; example_body: string | null; sources: string;
   }>;
   return {
     id: service.id, name: service.name, category: service.category, description: service.description,
@@ -111,6 +111,7 @@ export function getServiceInput(db: DB, id: string): ServiceInput | null {
       url: row.url, method: row.method, description: row.description,
       price: { usd: row.price_usd, display: row.price_display },
       rails: JSON.parse(row.rails), chains: JSON.parse(row.chains), assets: JSON.parse(row.assets),
+      sources: JSON.parse(row.sources),
       ...(row.example_body === null ? {} : { example_body: JSON.parse(row.example_body) }),
     })),
   };

@@ -1,4 +1,4 @@
-import type { Rail } from '../domain/schemas.ts';
+import type { Flag, Rail } from '../domain/schemas.ts';
 
 export type { Rail };
 
@@ -19,6 +19,8 @@ export interface EndpointInput {
   assets: string[];
   /** An example request body the directory gives (validation-first servers need one before their 402). */
   example_body?: unknown;
+  /** The directory kinds that list it; when absent, those of its service. */
+  sources?: string[];
 }
 
 /** Where a service was found: the directory kind and, when known, the URL of its listing there. */
@@ -63,4 +65,27 @@ export interface ProbeInput {
   detected_rails: Rail[];
   /** The terms the challenge states, when ok: they become the service's own (`applyServiceTerms`). */
   terms?: ServiceTerms | null;
+  /** The service's flags as the crawler observed them with this probe; absent: left as they are. */
+  flags?: Flag[];
+}
+
+/** The check of one listed endpoint other than the main one (`method` '' when the directory gives none). */
+export interface EndpointCheckInput {
+  service_id: string;
+  method: string;
+  url: string;
+  checked_at: string;
+  ok: boolean;
+  status_code: number | null;
+  latency_ms: number | null;
+  reason: string | null;
+}
+
+/** The daily check of a random sibling path of a service's host: whether it answered the same 402. */
+export interface WildcardCheckInput {
+  service_id: string;
+  checked_at: string;
+  url: string;
+  status_code: number | null;
+  same_402: boolean;
 }

@@ -83,3 +83,14 @@ export function toChainName(network: string): string {
 export function toCaip2(name: string): string | null {
   return CAIP2_BY_CHAIN.get(toChainName(name)) ?? null;
 }
+
+/** Words that name a test network in the index's chain names (`base-sepolia`, `solana-devnet`, `polygon-amoy`). */
+const TESTNET_WORDS = /(^|-)(sepolia|testnet|devnet|amoy|fuji|goerli|holesky|moderato)($|-)/;
+
+/**
+ * Whether a chain (any spelling `toChainName` understands) is a test network, where no real payment can be made.
+ * @example isTestnet('eip155:84532') // true; isTestnet('base') // false
+ */
+export function isTestnet(chain: string): boolean {
+  return TESTNET_WORDS.test(toChainName(chain));
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANGE_TYPES, FLAGS, RAILS, SORTS } from './values.ts';
+import { CHANGE_TYPES, FLAG_EXPLANATIONS, FLAGS, RAILS, SORTS } from './values.ts';
 
 /**
  * The domain's shapes, shared by `data/`, `api/`, the MCP server and `site/`, which import them from here: the single
@@ -8,7 +8,8 @@ import { CHANGE_TYPES, FLAGS, RAILS, SORTS } from './values.ts';
  */
 
 export {
-  CHANGE_TYPES, FLAGS, RAILS, SORTS, SOURCE_KINDS, type ChangeType, type Flag, type Sort, type SourceKind,
+  CHANGE_TYPES, FLAG_EXPLANATIONS, FLAGS, RAILS, SORTS, SOURCE_KINDS, type ChangeType, type Flag, type Sort,
+  type SourceKind,
 } from './values.ts';
 
 const dateTime = z.iso.datetime({ offset: true });
@@ -44,8 +45,12 @@ export const Service = z
     checks_30d: z.int().min(0).meta({ description: 'Checks of the main endpoint in the last 30 days.' }),
     median_latency_ms_30d: z.int().nullable()
       .meta({ description: 'Median response time of the last 30 days\' answered checks, in ms; null when none answered.' }),
-    flags: z.array(z.string()).meta({ description: `What the index observed that a bare challenge hides: ${FLAGS.join(', ')}.` }),
+    flags: z.array(z.string()).meta({
+      description: `What the index observed that a bare challenge hides (flags never change live): ${FLAGS.map((flag) => `${flag}: ${FLAG_EXPLANATIONS[flag]}`).join(' ')}`,
+    }),
     owner_verified: z.boolean().meta({ description: 'true when the owner of the host proved control of it.' }),
+    reason: z.string().nullable()
+      .meta({ description: 'Why the last probe of the main endpoint found no challenge; null when it found one or none was made.' }),
   })
   .meta({ id: 'Service' });
 export type Service = z.infer<typeof Service>;
@@ -84,10 +89,36 @@ export const Uptime = z
   .meta({ id: 'Uptime', description: 'Checks of the main endpoint over the last 24 hours, 7 days and 30 days.' });
 export type Uptime = z.infer<typeof Uptime>;
 
+export const EndpointCheck = z
+  .object({
+    at: dateTime,
+    ok: z.boolean().meta({ description: 'true when it answered a valid payment challenge.' }),
+    status_code: z.int().nullable(),
+    latency_ms: z.int().nullable(),
+    reason: z.string().nullable().meta({ description: 'Why no challenge was found, when ok is false.' }),
+  })
+  .meta({ id: 'EndpointCheck' });
+export type EndpointCheck = z.infer<typeof EndpointCheck>;
+
+export const Endpoint = z
+  .object({
+    method: z.string().nullable().meta({ description: 'The method the directories advertise; null when none does.' }),
+    url: z.string(),
+    price: Price,
+    description: z.string().nullable(),
+    sources: z.array(z.string()).meta({ description: 'Directories that list this endpoint.' }),
+    last_check: EndpointCheck.nullable().meta({
+      description: 'The last check: the main endpoint is probed every pass, every other endpoint at most once a day; null when not yet checked.',
+    }),
+  })
+  .meta({ id: 'Endpoint' });
+export type Endpoint = z.infer<typeof Endpoint>;
+
 export const ServiceDetail = Service.extend({
   source_urls: z.array(z.object({ source: z.string(), url: z.string().nullable() })),
   probes: z.array(Probe).meta({ description: 'The last 20 liveness probes, newest first.' }),
   uptime: Uptime,
+  endpoints: z.array(Endpoint).meta({ description: 'Every listed endpoint of the host, the main one first.' }),
 }).meta({ id: 'ServiceDetail' });
 export type ServiceDetail = z.infer<typeof ServiceDetail>;
 

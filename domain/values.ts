@@ -18,6 +18,20 @@ export const FLAGS = [
 export type Flag = (typeof FLAGS)[number];
 
 /**
+ * The one-line explanation of each flag, for people: the listing page, the home row's marker and the docs all read
+ * these, so they say the same thing.
+ */
+export const FLAG_EXPLANATIONS: Readonly<Record<Flag, string>> = {
+  wildcard_402: 'A random path on this host answers the same 402: the challenge may not mean this endpoint exists (checked daily).',
+  template_url: 'The listed endpoint is a URL template (such as /{id}): it cannot be called as written.',
+  extreme_price: 'Over $100 a call.',
+  price_mismatch: 'The challenge asks over 10 times more, or less, than the directory lists.',
+  testnet_only: 'Every network it accepts is a testnet: no real payment can be made.',
+  unreachable_30d: 'No HTTP answer for 30 days.',
+  challenge_nonstandard: 'Its challenge decodes only leniently: strict clients may refuse it.',
+};
+
+/**
  * The orders a list can be read in; every one breaks ties by id. `price`, `uptime` and `latency` put unknown values
  * last; `relevance` applies only with `q` (without it the list is read in `live` order, and `page.sort` says so).
  */

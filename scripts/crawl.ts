@@ -27,6 +27,7 @@ function readArguments() {
       'no-probe': { type: 'boolean', default: false },
       'probe-only': { type: 'boolean', default: false },
       'timeout-ms': { type: 'string' },
+      'check-budget': { type: 'string' },
     },
     strict: true,
   });
@@ -36,12 +37,15 @@ function readArguments() {
     if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} wants a whole number above 0, got "${value}"`);
     return number;
   };
+  const budget = values['check-budget'];
+  if (budget !== undefined && !/^\d+$/.test(budget)) throw new Error(`--check-budget wants a whole number, 0 or more, got "${budget}"`);
   if (values['no-probe'] && values['probe-only']) throw new Error('--no-probe and --probe-only exclude each other');
   return {
     directories: values.source ? values.source.map(toDirectoryConfig) : DEFAULT_DIRECTORIES,
     limit: positive('limit', values.limit),
     concurrency: positive('concurrency', values.concurrency),
     timeoutMs: positive('timeout-ms', values['timeout-ms']),
+    ...(budget === undefined ? {} : { checkBudget: Number(budget) }),
     discover: !values['probe-only'],
     probe: !values['no-probe'],
   };
@@ -74,7 +78,8 @@ function printSummary(summary: CrawlSummary): void {
   }
   if (discovery) console.log(`services: ${discovery.services.found} found, ${discovery.services.new} new, ${discovery.services.updated} updated`);
   if (probes) {
-    console.log(`probes: ${probes.probed}, live ${probes.live}, not live ${probes.probed - probes.live}`);
+    console.log(`probes: ${probes.probed}, live ${probes.live}, not live ${probes.probed - probes.live}, not probed ${probes.not_probed}`);
+    console.log(`checks: ${probes.endpoint_checks} listed endpoints, ${probes.wildcard_checks} random paths`);
     for (const [reason, count] of Object.entries(probes.not_live).sort((a, b) => b[1] - a[1])) console.log(`  ${String(count).padStart(6)}  ${reason}`);
   }
   if (submissions) console.log(`submissions: ${submissions.probed} probed, ${submissions.listed} listed, ${submissions.still_queued} still queued, ${submissions.rejected} rejected`);

@@ -15,9 +15,17 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROBE_TIMEOUT_MS } from '../crawler/probe.ts';
 import { PROJECT_ROOT } from '../project.ts';
-import { BEHAVIOURS, getBehaviourSpec, isBehaviour, type Behaviour, type ExpectedOutcome } from './fleet/behaviours.ts';
+import { BEHAVIOURS, TRUST_BEHAVIOURS, getBehaviourSpec, isBehaviour, type Behaviour, type ExpectedOutcome } from './fleet/behaviours.ts';
 import { toBazaarPage, toMppDocument } from './fleet/directories.ts';
-import { MAIN_PATH, serveService, type FleetService, type ServeContext } from './fleet/serve.ts';
+import {
+  EXTREME_AMOUNT,
+  MAIN_PATH,
+  RETIRED_ENDPOINT_PATHS,
+  TEMPLATE_PATH,
+  serveService,
+  type FleetService,
+  type ServeContext,
+} from './fleet/serve.ts';
 
 export interface FleetOptions {
   count: number;
@@ -38,6 +46,23 @@ export interface FleetOptions {
    * machine. Probing it needs `ALLOW_PRIVATE_TARGETS=127.0.0.0/8`.
    */
   hosts?: 'ports' | 'addresses';
+  /**
+   * How many endpoints each service lists, its main one included: `one` (default), or `realistic`, 1 to 50 drawn as
+   * the API benchmark's data has them (most list one; scripts/bench/synthetic.ts). The others are `/e/<k>`.
+   */
+  endpointsPerService?: 'one' | 'realistic';
+  /** Keep a log of every request to a service: its host, path, and when it arrived and was answered (`Fleet.requests`). */
+  logRequests?: boolean;
+}
+
+/** One request to a fleet service, as its server saw it (times from `performance.now()`). */
+export interface FleetRequest {
+  host: string;
+  method: string;
+  path: string;
+  startedMs: number;
+  /** When the answer was sent or the connection closed. */
+  endedMs: number;
 }
 
 export interface FleetEndpoint {
@@ -55,6 +80,8 @@ export interface Fleet {
   origin: string;
   directories: { bazaar: string; mpp: string };
   endpoints: FleetEndpoint[];
+  /** Every request to a service, when `logRequests` (in the order they ended). */
+  requests: FleetRequest[];
   close(): Promise<void>;
 }
 
@@ -78,7 +105,7 @@ function createRandom(seed: number): () => number {
 function createPicker(options: FleetOptions, random: () => number): (n: number) => Behaviour {
   const { behaviours } = options;
   if (behaviours !== undefined && behaviours.length > 0) return (n) => behaviours[n % behaviours.length] as Behaviour;
-  const weights = BEHAVIOURS.map((b) => [b, options.ratios ? (options.ratios[b] ?? 0) : getBehaviourSpec(b).weight] as const);
+  const weights = [...BEHAVIOURS, ...TRUST_BEHAVIOURS].map((b) => [b, options.ratios ? (options.ratios[b] ?? 0) : getBehaviourSpec(b).weight] as const);
   const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
   if (total <= 0) throw new Error('fleet: ratios must give some behaviour a positive share');
   return () => {
@@ -98,17 +125,40 @@ function drawLatencyMs(random: () => number, probeTimeoutMs: number): number {
   return Math.round(Math.min(cap, LATENCY_MEDIAN_MS * Math.exp(LATENCY_SIGMA * normal)));
 }
 
+/** The paths a service lists: its main one first, then `/e/<k>` (1 to 50 in all when `realistic`, as the API benchmark's data). */
+function toListedPaths(behaviour: Behaviour, options: FleetOptions, random: () => number): string[] {
+  if (behaviour === 'template-only' || behaviour === 'template-example') return [TEMPLATE_PATH];
+  if (behaviour === 'retired-endpoint') return [MAIN_PATH, ...RETIRED_ENDPOINT_PATHS];
+  const count = options.endpointsPerService === 'realistic' ? 1 + Math.floor(49 * random() ** 10) : 1;
+  return [MAIN_PATH, ...Array.from({ length: count - 1 }, (_, k) => `/e/${k + 1}`)];
+}
+
 function createServices(options: FleetOptions, origins: string[], probeTimeoutMs: number): FleetService[] {
   const random = createRandom(options.seed ?? 1);
   const pick = createPicker(options, random);
   return origins.map((origin, n) => {
     const behaviour = pick(n);
     const basePath = `/svc/${n}`;
-    const amount = AMOUNTS[Math.floor(random() * AMOUNTS.length)] ?? '10000';
+    const drawn = AMOUNTS[Math.floor(random() * AMOUNTS.length)] ?? '10000';
+    const amount = behaviour === 'extreme-price' ? EXTREME_AMOUNT : drawn;
     const latencyMs = options.latency === 'realistic' ? drawLatencyMs(random, probeTimeoutMs) : 0;
-    const offer = { url: `${origin}${basePath}${MAIN_PATH}`, amount, description: `Fleet service ${n} quote` };
-    return { n, behaviour, origin, basePath, offer, latencyMs };
+    const listedPaths = toListedPaths(behaviour, options, random);
+    const offer = { url: `${origin}${basePath}${listedPaths[0]}`, amount, description: `Fleet service ${n} quote` };
+    return { n, behaviour, origin, basePath, listedPaths, offer, latencyMs };
   });
+}
+
+/** Logs each request to a service once it is answered or its connection closes. */
+function logRequest(requests: FleetRequest[], req: IncomingMessage, res: ServerResponse): void {
+  const startedMs = performance.now();
+  let logged = false;
+  const log = () => {
+    if (logged) return;
+    logged = true;
+    requests.push({ host: req.headers.host ?? '', method: req.method ?? '', path: req.url ?? '', startedMs, endedMs: performance.now() });
+  };
+  res.once('finish', log);
+  res.once('close', log);
 }
 
 function sendJson(res: ServerResponse, document: unknown): void {
@@ -116,10 +166,16 @@ function sendJson(res: ServerResponse, document: unknown): void {
   res.end(JSON.stringify(document));
 }
 
-function createRouter(services: FleetService[], origin: string, ctx: ServeContext): (req: IncomingMessage, res: ServerResponse) => void {
+function createRouter(
+  services: FleetService[],
+  origin: string,
+  ctx: ServeContext,
+  requests: FleetRequest[] | null,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const lastUpdated = new Date().toISOString();
   return (req, res) => {
     const url = new URL(req.url ?? '/', origin);
+    if (requests !== null && url.pathname.startsWith('/svc/')) logRequest(requests, req, res);
     if (url.pathname === '/bazaar/discovery/resources') return sendJson(res, toBazaarPage(services, url.searchParams, lastUpdated));
     if (url.pathname === '/mpp/api/services') return sendJson(res, toMppDocument(services, ctx.realm));
     const match = /^\/svc\/(\d+)(\/.*)$/.exec(url.pathname);
@@ -172,7 +228,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const origins = forServices.origins;
   const services = createServices(options, origins, probeTimeoutMs);
   const ctx: ServeContext = { realm: new URL(origin).host, slowMs: probeTimeoutMs * 3, hits: new Map() };
-  const router = createRouter(services, origin, ctx);
+  const requests: FleetRequest[] = [];
+  const router = createRouter(services, origin, ctx, options.logRequests ? requests : null);
   for (const listener of listeners) listener.on('request', router);
 
   const endpoints = services.map(({ offer, behaviour, latencyMs }): FleetEndpoint => {
@@ -190,7 +247,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       }),
     );
   };
-  return { origin, directories: { bazaar: `${origin}/bazaar/discovery/resources`, mpp: `${origin}/mpp/api/services` }, endpoints, close };
+  return { origin, directories: { bazaar: `${origin}/bazaar/discovery/resources`, mpp: `${origin}/mpp/api/services` }, endpoints, requests, close };
 }
 
 async function main(): Promise<void> {

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import type { DB } from '../data/db.ts';
+import { recordEndpointChecks } from '../data/endpoint-checks.ts';
 import { recordProbe } from '../data/probes.ts';
+import { FLAG_EXPLANATIONS } from '../domain/values.ts';
 import { makeService } from '../data/testing.ts';
 import { PROJECT_ROOT } from '../project.ts';
 import { createSite } from './build/site.ts';
@@ -427,6 +429,57 @@ describe('hostile directory data in chromium', () => {
     await page.locator('a[data-facet="chain"]').filter({ hasText: RLO }).click();
     await expect.poll(() => page.title()).toContain(RLO);
     expect(await findUnisolated(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('flags and endpoint checks in chromium', () => {
+  const FLAGGED = makeService({
+    id: 'flagged-example-com', name: 'Flagged Quotes', endpoint: 'https://flagged.example.com/quote', chains: ['base-sepolia'],
+    endpoints: [
+      { url: 'https://flagged.example.com/quote', method: 'GET', description: 'Quote', price: { usd: 0.01, display: null }, rails: ['x402'], chains: ['base-sepolia'], assets: ['USDC'] },
+      { url: 'https://flagged.example.com/retired', method: 'GET', description: 'Retired', price: { usd: 0.01, display: null }, rails: ['x402'], chains: ['base-sepolia'], assets: ['USDC'] },
+    ],
+  });
+  let flagged: Served;
+  beforeAll(async () => {
+    const db = openFixtureDatabase([FLAGGED]);
+    for (const probe of makeProbes(FLAGGED.id, 2, () => ({ ok: true }))) recordProbe(db, { ...probe, flags: ['testnet_only', 'wildcard_402'] });
+    recordEndpointChecks(db, [{
+      service_id: FLAGGED.id, method: 'GET', url: 'https://flagged.example.com/retired', checked_at: '2026-11-01T06:00:00.000Z',
+      ok: false, status_code: 404, latency_ms: 40, reason: 'answered 404',
+    }]);
+    flagged = await serveSite(db);
+  }, 60_000);
+  afterAll(async () => {
+    await flagged?.close();
+  });
+
+  it('shows the flags with their explanations beside the result, each endpoint\'s last check, and a marker on the home row', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, errors } = await openPage(context);
+    await page.goto(`${flagged.origin}/services/${FLAGGED.id}`);
+    expect(await page.locator('.status .badge').first().textContent()).toBe('Challenge detected');
+    const flags = page.getByRole('note', { name: 'Flags' });
+    expect(await flags.locator('li').allTextContents()).toEqual([
+      `wildcard_402: ${FLAG_EXPLANATIONS.wildcard_402}`,
+      `testnet_only: ${FLAG_EXPLANATIONS.testnet_only}`,
+    ]);
+    const checks = await page.locator('#endpoints ~ * td[data-label="Last check"], section[aria-labelledby="endpoints"] td[data-label="Last check"]').allTextContents();
+    expect(checks[0]).toMatch(/^Challenge detected 2026-11-01 11:59 UTC · HTTP 402 · \d+ ms$/);
+    expect(checks[1]).toBe('No challenge detected 2026-11-01 06:00 UTC · HTTP 404 · 40 ms: answered 404');
+
+    // The home row's marker, rendered by the server and again by the script from the list API.
+    await page.goto(`${flagged.origin}/?q=flagged`);
+    const marker = page.locator('#results .flag-marker');
+    expect(await marker.textContent()).toBe('⚑ 2 flags');
+    expect(await marker.getAttribute('title')).toBe(`wildcard_402: ${FLAG_EXPLANATIONS.wildcard_402}\ntestnet_only: ${FLAG_EXPLANATIONS.testnet_only}`);
+    await page.waitForSelector('form.search[data-enhanced="on"]');
+    const typed = page.waitForResponse((response) => response.url().includes('/api/v1/services?') && response.url().includes('q=quotes'));
+    await page.getByLabel('Search name, category, description or endpoint').fill('quotes');
+    await typed;
+    await expect.poll(() => page.locator('#results .flag-marker').textContent()).toBe('⚑ 2 flags');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -9,6 +9,7 @@ import * as tallies from './008-tallies.ts';
 import * as richerLists from './009-richer-lists.ts';
 import * as changes from './010-changes.ts';
 import * as interruptedRuns from './011-interrupted-runs.ts';
+import * as flagsAndEndpointChecks from './012-flags-and-endpoint-checks.ts';
 import * as webhooks from './013-webhooks.ts';
 import * as probeTimes from './015-probe-times.ts';
 import type { DB } from '../db.ts';
@@ -29,6 +30,7 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '009-richer-lists', ...richerLists },
   { name: '010-changes', ...changes },
   { name: '011-interrupted-runs', ...interruptedRuns },
+  { name: '012-flags-and-endpoint-checks', ...flagsAndEndpointChecks },
   { name: '013-webhooks', ...webhooks },
   { name: '015-probe-times', ...probeTimes },
 ];

@@ -1,17 +1,21 @@
 /**
  * The crawl benchmark: probe passes over 10,000 fleet services (most answering in 50-300 ms, a tail to seconds,
- * 1 % never answering), run by the real `npm run crawl` in a child process, against the bound the concurrency allows
- * (sum of the probes' durations / concurrency): a first pass, then a scheduled pass that has the first's durations,
- * with its peak RSS and the API's p99 while it runs, against idle, with the load generator and the fleet kept off the
- * server's core (outside.ts).
+ * 1 % never answering; each host listing 1-50 endpoints as the API benchmark's data), run by the real `npm run crawl`
+ * in a child process with its endpoint and wildcard checks on, against the bound the concurrency allows (sum of the
+ * durations of its requests, checks included / concurrency): a first pass, then a scheduled pass that has the first's
+ * durations, with its peak RSS and the API's p99 while it runs, against idle, with the load generator and the fleet kept
+ * off the server's core (outside.ts); then the same pass without checks, to show what they add, and how many days the
+ * checks take to cover every listed endpoint at the default interval.
  */
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readConfig } from '../../api/config.ts';
 import { toDirectoryConfig } from '../../crawler/directories.ts';
 import { discover } from '../../crawler/discover.ts';
-import { DEFAULT_PROBE_CONCURRENCY } from '../../crawler/probe-pass.ts';
+import { DEFAULT_PROBE_CONCURRENCY, toCheckBudget } from '../../crawler/probe-pass.ts';
+import { countCheckedEndpoints } from '../../data/endpoint-checks.ts';
 import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
 import { listProbeTargets } from '../../data/crawl.ts';
 import { openDatabase } from '../../data/db.ts';
@@ -45,18 +49,27 @@ export const crawlGroup: BenchGroup = {
     const dir = mkdtempSync(join(tmpdir(), 'psi-bench-crawl-'));
     const fleet = fork(await compiledChild('scripts/bench/fleet-child.ts'), [String(SERVICES)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     try {
-      const { bazaar, expectedMs } = await new Promise<{ bazaar: string; expectedMs: number[] }>((resolve) => fleet.once('message', resolve as never));
+      const ready = await new Promise<{ bazaar: string; expectedMs: number[]; ids: string[] }>((resolve) => fleet.once('message', resolve as never));
+      const { bazaar, expectedMs } = ready;
       const databasePath = join(dir, 'crawl.db');
       const db = openDatabase(databasePath);
       await discover(db, { directories: [toDirectoryConfig(`bazaar=${bazaar}`)], now: () => new Date() });
       const ids = listProbeTargets(db).map((t) => t.service_id);
+      const checkable = countCheckedEndpoints(db);
       db.close();
+      const msById = new Map(ready.ids.map((id, n) => [id, expectedMs[n] ?? 0]));
 
-      const boundSeconds = expectedMs.reduce((sum, ms) => sum + ms, 0) / 1000 / DEFAULT_PROBE_CONCURRENCY;
+      const probesBound = expectedMs.reduce((sum, ms) => sum + ms, 0) / 1000 / DEFAULT_PROBE_CONCURRENCY;
       // The first pass knows nothing of how long each service takes; every later pass (what `npm start` runs on
       // its schedule) starts the hosts the pass before found slow first. Both are shown; the targets are the later's.
       const first = await runCrawlChild(databasePath, async () => {});
-      emit({ label: 'first pass (no history)', value: `${round(ids.length / first.probeSeconds)} probes/s, ${round(boundSeconds / first.probeSeconds)}x of the bound, ${round(first.peakRssBytes / MB)} MB` });
+      const firstChecks = countPassChecks(databasePath, first.startedAt, msById);
+      const firstBound = probesBound + firstChecks.expectedSeconds / DEFAULT_PROBE_CONCURRENCY;
+      emit({
+        label: 'first pass (no history)',
+        value: `${round(ids.length / first.probeSeconds)} probes/s, ${round(firstBound / first.probeSeconds)}x of the bound, ${round(first.peakRssBytes / MB)} MB; ` +
+          `${firstChecks.endpoints} endpoint and ${firstChecks.wildcards} wildcard checks`,
+      });
 
       const api = await startServer('serve-app.ts', [databasePath]);
       const loadGenerator = await startLoadGenerator();
@@ -81,11 +94,15 @@ export const crawlGroup: BenchGroup = {
       });
       await api.stop();
       loadGenerator.stop();
+      const checks = countPassChecks(databasePath, crawl.startedAt, msById);
+      const boundSeconds = probesBound + checks.expectedSeconds / DEFAULT_PROBE_CONCURRENCY;
 
       const rate = ids.length / crawl.probeSeconds;
       emit({ label: 'probes per second', value: `${round(rate)}  (${ids.length} in ${round(crawl.probeSeconds)} s; then ${round(crawl.afterSeconds)} s to exit)`, target: { actual: rate, op: '>=', limit: 200, unit: '/s' } });
+      const requests = ids.length + checks.endpoints + checks.wildcards;
+      emit({ label: 'requests/s with checks', value: `${round(requests / crawl.probeSeconds)}  (${checks.endpoints} endpoint and ${checks.wildcards} wildcard checks beside the probes)` });
       const ofBound = boundSeconds / crawl.probeSeconds;
-      emit({ label: 'share of concurrency bound', value: `${round(ofBound)}x  (bound ${round(boundSeconds)} s at ${DEFAULT_PROBE_CONCURRENCY})`, target: { actual: ofBound, op: '>=', limit: 0.9, unit: 'x' } });
+      emit({ label: 'share of concurrency bound', value: `${round(ofBound)}x  (bound ${round(boundSeconds)} s at ${DEFAULT_PROBE_CONCURRENCY}, checks included)`, target: { actual: ofBound, op: '>=', limit: 0.9, unit: 'x' } });
       const rssMb = crawl.peakRssBytes / MB;
       emit({ label: 'crawler peak RSS', value: `${round(rssMb)} MB`, target: { actual: rssMb, op: '<=', limit: 200, unit: ' MB' } });
       API_LOADS.forEach((load, index) => {
@@ -97,6 +114,19 @@ export const crawlGroup: BenchGroup = {
             `${pinned ? '' : '; not kept off the server\'s core'})`,
           target: load.maxRatio === undefined ? undefined : { actual: ratio, op: '<=', limit: load.maxRatio, unit: 'x' },
         });
+      });
+
+      // The same scheduled pass without any check beside the probes: what the checks add to a pass.
+      const bare = await runCrawlChild(databasePath, async () => {}, ['--check-budget', '0']);
+      const added = crawl.probeSeconds - bare.probeSeconds;
+      emit({ label: 'checks add to a pass', value: `${round(added)} s (${round((100 * added) / bare.probeSeconds)} %): ${round(crawl.probeSeconds)} s with, ${round(bare.probeSeconds)} s without` });
+      const passesPerDay = 86_400_000 / readConfig({}).probeIntervalMs;
+      // Each day's wildcard checks (one a host) come out of the same budget; the rest of it checks endpoints.
+      const endpointChecksPerDay = Math.max(1, toCheckBudget(ids.length) * passesPerDay - ids.length);
+      const days = checkable / endpointChecksPerDay;
+      emit({
+        label: 'days to check all endpoints',
+        value: `${round(days)}  (${checkable} endpoints beside the main ones; ${toCheckBudget(ids.length)} checks a pass, ${passesPerDay} passes a day, less ${ids.length} wildcard checks a day)`,
       });
     } finally {
       fleet.disconnect();
@@ -111,8 +141,9 @@ export const crawlGroup: BenchGroup = {
  * starts, `whileProbing`; times the phase (from its `probes...` line to its `submissions...` line) and what follows
  * it until the child exits (submissions, roll-ups, pruning), and samples RSS.
  */
-async function runCrawlChild(databasePath: string, whileProbing: () => Promise<unknown>) {
-  const child = spawn(process.execPath, [...CRAWL_HEAP_ARGS, await compiledChild('scripts/crawl.ts'), '--probe-only'], {
+async function runCrawlChild(databasePath: string, whileProbing: () => Promise<unknown>, extraArgs: string[] = []) {
+  const startedAt = new Date().toISOString();
+  const child = spawn(process.execPath, [...CRAWL_HEAP_ARGS, await compiledChild('scripts/crawl.ts'), '--probe-only', ...extraArgs], {
     env: { ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -139,7 +170,24 @@ async function runCrawlChild(databasePath: string, whileProbing: () => Promise<u
   await load;
   if (code !== 0) throw new Error(`the crawl exited with ${code}`);
   if (probeEnd === undefined) throw new Error('the crawl never reported the end of its probe phase ("submissions...")');
-  return { probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes };
+  return { probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, startedAt };
+}
+
+/**
+ * The endpoint and wildcard checks a pass started at `since` made, and how long the fleet makes them take: an endpoint
+ * answers after its service's delay, a random path at once (the fleet's 404 comes before any delay).
+ */
+function countPassChecks(databasePath: string, since: string, msById: Map<string, number>) {
+  const db = openDatabase(databasePath);
+  try {
+    const rows = db.prepare(`SELECT service_id, count(*) AS n FROM endpoint_checks WHERE checked_at >= ? GROUP BY service_id`).all(since) as Array<{ service_id: string; n: number }>;
+    const wildcards = (db.prepare(`SELECT count(*) AS n FROM wildcard_checks WHERE checked_at >= ?`).get(since) as { n: number }).n;
+    const endpoints = rows.reduce((sum, row) => sum + row.n, 0);
+    const expectedSeconds = rows.reduce((sum, row) => sum + row.n * (msById.get(row.service_id) ?? 0), 0) / 1000;
+    return { endpoints, wildcards, expectedSeconds };
+  } finally {
+    db.close();
+  }
 }
 
 function safeRead(path: string): string {

@@ -3,7 +3,9 @@
  * a probe must record for it (protocols.md section 7; reasons as `crawler/classify.ts` words them).
  */
 import { toFailureReason } from '../../crawler/classify.ts';
+import { NOT_PROBED_TEMPLATE } from '../../crawler/probe-pass.ts';
 import type { Rail } from '../../data/types.ts';
+import type { Flag } from '../../domain/schemas.ts';
 
 export const BEHAVIOURS = [
   'x402-v2-header',
@@ -26,7 +28,25 @@ export const BEHAVIOURS = [
   'redirect-forbidden',
   'rate-limited',
 ] as const;
-export type Behaviour = (typeof BEHAVIOURS)[number];
+
+/**
+ * Behaviours a bare challenge hides (each sets one flag, crawler/flags.ts) and behaviours of listed endpoints; kept
+ * out of BEHAVIOURS so the default mix and the probe tests that cycle through every probe behaviour stay as they are.
+ * `unreachable` resets every connection (its flag needs 30 days of that); `retired-endpoint` lists four endpoints
+ * beside its main one, the last answering 404.
+ */
+export const TRUST_BEHAVIOURS = [
+  'wildcard-402',
+  'template-only',
+  'template-example',
+  'extreme-price',
+  'price-mismatch',
+  'testnet-only',
+  'nonstandard',
+  'unreachable',
+  'retired-endpoint',
+] as const;
+export type Behaviour = (typeof BEHAVIOURS)[number] | (typeof TRUST_BEHAVIOURS)[number];
 
 /** What a probe of the endpoint must record. */
 export interface ExpectedOutcome {
@@ -35,6 +55,8 @@ export interface ExpectedOutcome {
   rails: Rail[];
   status: number | null;
   method: string;
+  /** The flags the crawler must set (those needing no history: `unreachable_30d` needs 30 days). */
+  flags: Flag[];
 }
 
 interface BehaviourSpec {
@@ -57,13 +79,14 @@ export const RETRY_AFTER_S = 1;
 /** The size of the oversized `PAYMENT-REQUIRED` header (over Node's 16 KiB default). */
 export const OVERSIZED_HEADER_BYTES = 40_000;
 
-const valid = (rails: Rail[], method = 'GET') => (): ExpectedOutcome => ({ ok: true, reason: null, rails, status: 402, method });
-const invalid = (reason: string, status: number | null, method = 'GET') => (): ExpectedOutcome => ({
+const valid = (rails: Rail[], method = 'GET', flags: Flag[] = []) => (): ExpectedOutcome => ({ ok: true, reason: null, rails, status: 402, method, flags });
+const invalid = (reason: string, status: number | null, method = 'GET', flags: Flag[] = []) => (): ExpectedOutcome => ({
   ok: false,
   reason,
   rails: [],
   status,
   method,
+  flags,
 });
 const timedOut = (probeTimeoutMs: number): ExpectedOutcome =>
   invalid(toFailureReason({ kind: 'timeout', limitMs: probeTimeoutMs }), null)();
@@ -101,6 +124,15 @@ const SPECS: Readonly<Record<Behaviour, BehaviourSpec>> = {
     expected: (probeTimeoutMs, latencyMs) =>
       latencyMs + RETRY_AFTER_S * 1000 < probeTimeoutMs ? valid(['x402'])() : invalid('answered 429', 429)(),
   },
+  'wildcard-402': { weight: 0, method: 'GET', listedIn: 'bazaar', expected: valid(['x402'], 'GET', ['wildcard_402']) },
+  'template-only': { weight: 0, method: 'GET', listedIn: 'bazaar', expected: invalid(NOT_PROBED_TEMPLATE, null, 'GET', ['template_url']) },
+  'template-example': { weight: 0, method: 'GET', body: { id: '7' }, listedIn: 'bazaar', expected: valid(['x402'], 'GET', ['template_url']) },
+  'extreme-price': { weight: 0, method: 'GET', listedIn: 'bazaar', expected: valid(['x402'], 'GET', ['extreme_price']) },
+  'price-mismatch': { weight: 0, method: 'GET', listedIn: 'bazaar', expected: valid(['x402'], 'GET', ['price_mismatch']) },
+  'testnet-only': { weight: 0, method: 'GET', listedIn: 'bazaar', expected: valid(['x402'], 'GET', ['testnet_only']) },
+  nonstandard: { weight: 0, method: 'GET', listedIn: 'bazaar', expected: valid(['x402'], 'GET', ['challenge_nonstandard']) },
+  unreachable: { weight: 0, method: 'GET', listedIn: 'bazaar', expected: invalid(toFailureReason({ kind: 'reset' }), null) },
+  'retired-endpoint': { weight: 0, method: 'GET', listedIn: 'bazaar', expected: valid(['x402']) },
 };
 
 /**
@@ -116,5 +148,5 @@ export function getBehaviourSpec(behaviour: Behaviour): BehaviourSpec {
  * @example isBehaviour('slowloris') // true
  */
 export function isBehaviour(value: string): value is Behaviour {
-  return (BEHAVIOURS as readonly string[]).includes(value);
+  return (BEHAVIOURS as readonly string[]).includes(value) || (TRUST_BEHAVIOURS as readonly string[]).includes(value);
 }

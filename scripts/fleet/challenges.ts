@@ -26,16 +26,23 @@ export interface Offer {
   description: string;
 }
 
+/** Where a v2 offer is paid: Base mainnet, or Base Sepolia for a service taking test money only. */
+export type V2Network = 'base' | 'base-sepolia';
+const V2_NETWORKS: Readonly<Record<V2Network, { network: `${string}:${string}`; asset: string }>> = {
+  base: { network: 'eip155:8453', asset: BASE_USDC },
+  'base-sepolia': { network: 'eip155:84532', asset: BASE_SEPOLIA_USDC },
+};
+
 /**
- * The v2 requirement of an offer: exact USDC on Base Sepolia.
- * @example toV2Requirement({ url, amount: '10000', description: 'Quotes' }).network // 'eip155:84532'
+ * The v2 requirement of an offer: exact USDC on Base (or Base Sepolia).
+ * @example toV2Requirement({ url, amount: '10000', description: 'Quotes' }).network // 'eip155:8453'
  */
-export function toV2Requirement(offer: Offer): PaymentRequired['accepts'][number] {
+export function toV2Requirement(offer: Offer, on: V2Network = 'base'): PaymentRequired['accepts'][number] {
   return {
     scheme: 'exact',
-    network: 'eip155:84532',
+    network: V2_NETWORKS[on].network,
     amount: offer.amount,
-    asset: BASE_SEPOLIA_USDC,
+    asset: V2_NETWORKS[on].asset,
     payTo: FLEET_PAY_TO,
     maxTimeoutSeconds: 300,
     extra: { name: 'USDC', version: '2' },
@@ -66,15 +73,30 @@ export function toV1Requirement(offer: Offer, method: string | null): Record<str
  * The `PAYMENT-REQUIRED` value of an offer; `padBytes` pads the description to make it oversized.
  * @example toPaymentRequiredHeader({ url, amount: '10000', description: 'Quotes' })
  */
-export function toPaymentRequiredHeader(offer: Offer, padBytes = 0): string {
+export function toPaymentRequiredHeader(offer: Offer, padBytes = 0, on: V2Network = 'base'): string {
   const description = padBytes > 0 ? `${offer.description} ${'.'.repeat(padBytes)}` : offer.description;
   const paymentRequired: PaymentRequired = {
     x402Version: 2,
     error: 'Payment required',
     resource: { url: offer.url, description, mimeType: 'application/json' },
-    accepts: [toV2Requirement(offer)],
+    accepts: [toV2Requirement(offer, on)],
   };
   return encodePaymentRequiredHeader(paymentRequired);
+}
+
+/**
+ * A `PAYMENT-REQUIRED` value that decodes only leniently: `x402Version` written as the string "2" (as an extension
+ * spec example does) and base64 without its padding (protocols.md: tolerate both, record it).
+ * @example toLenientPaymentRequiredHeader(offer) // no trailing '='
+ */
+export function toLenientPaymentRequiredHeader(offer: Offer): string {
+  const paymentRequired = {
+    x402Version: '2',
+    error: 'Payment required',
+    resource: { url: offer.url, description: `${offer.description}.`, mimeType: 'application/json' },
+    accepts: [toV2Requirement(offer)],
+  };
+  return Buffer.from(JSON.stringify(paymentRequired)).toString('base64').replace(/=+$/, '');
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { getBehaviourSpec } from './behaviours.ts';
 import { TEMPO_USDC, toV1Requirement, toV2Requirement } from './challenges.ts';
-import { MAIN_PATH, type FleetService } from './serve.ts';
+import type { FleetService } from './serve.ts';
 
 /** Bazaar page sizes, as CDP clamps them. */
 const DEFAULT_LIMIT = 100;
@@ -18,9 +18,10 @@ function isListedIn(service: FleetService, directory: 'bazaar' | 'mpp'): boolean
   return listedIn === 'both' || listedIn === directory;
 }
 
-function toBazaarItem(service: FleetService, lastUpdated: string): Record<string, unknown> {
+/** The Bazaar item of one listed path of a service. */
+function toBazaarItem(service: FleetService, path: string, lastUpdated: string): Record<string, unknown> {
   const { method, body } = getBehaviourSpec(service.behaviour);
-  const { offer } = service;
+  const offer = { ...service.offer, url: `${service.origin}${service.basePath}${path}` };
   if (service.behaviour === 'x402-v1-body') {
     return { resource: offer.url, type: 'http', x402Version: 1, accepts: [toV1Requirement(offer, method)], lastUpdated };
   }
@@ -43,14 +44,16 @@ function readPageParam(value: string | null, fallback: number, max: number): num
 }
 
 /**
- * One page of the Bazaar discovery list (`?limit=&offset=`).
+ * One page of the Bazaar discovery list (`?limit=&offset=`): one item per listed path of each service.
  * @example toBazaarPage(services, new URLSearchParams('limit=20&offset=40'), '2026-01-01T00:00:00.000Z')
  */
 export function toBazaarPage(services: FleetService[], query: URLSearchParams, lastUpdated: string): Record<string, unknown> {
-  const listed = services.filter((service) => isListedIn(service, 'bazaar'));
+  const listed = services
+    .filter((service) => isListedIn(service, 'bazaar'))
+    .flatMap((service) => service.listedPaths.map((path) => ({ service, path })));
   const limit = Math.max(1, readPageParam(query.get('limit'), DEFAULT_LIMIT, MAX_LIMIT));
   const offset = readPageParam(query.get('offset'), 0, Number.MAX_SAFE_INTEGER);
-  const items = listed.slice(offset, offset + limit).map((service) => toBazaarItem(service, lastUpdated));
+  const items = listed.slice(offset, offset + limit).map(({ service, path }) => toBazaarItem(service, path, lastUpdated));
   return { x402Version: 2, items, pagination: { limit, offset, total: listed.length } };
 }
 
@@ -67,7 +70,7 @@ function toMppService(service: FleetService, realm: string): Record<string, unkn
     amount: offer.amount,
     unitType: 'request',
   };
-  const endpoint = { ...(method === null ? {} : { method }), path: MAIN_PATH, description: offer.description, payment };
+  const endpoints = service.listedPaths.map((path) => ({ ...(method === null ? {} : { method }), path, description: offer.description, payment }));
   return {
     id: `fleet-${n}`,
     name: `Fleet service ${n}`,
@@ -80,7 +83,7 @@ function toMppService(service: FleetService, realm: string): Record<string, unkn
     status: 'active',
     methods: { tempo: { intents: ['charge'], assets: [TEMPO_USDC] } },
     realm,
-    endpoints: [endpoint],
+    endpoints,
   };
 }
 

@@ -1,11 +1,13 @@
 /**
  * How one fleet service answers a request, per behaviour. Paths under the service's base
- * (`/svc/<n>`): `/quote` is the endpoint the directories list; `/hop/<k>` are redirect hops.
+ * (`/svc/<n>`): `/quote` is the main endpoint the directories list, `/e/<k>` its other listed endpoints (they answer
+ * as the main one); `/hop/<k>` are redirect hops. Any other path answers 404, except on a `wildcard-402` host.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { OVERSIZED_HEADER_BYTES, REDIRECT_HOPS, RETRY_AFTER_S, type Behaviour } from './behaviours.ts';
 import {
   toHtmlPaywall,
+  toLenientPaymentRequiredHeader,
   toMppProblemBody,
   toNoAcceptsBody,
   toPaymentRequiredHeader,
@@ -15,8 +17,17 @@ import {
   type Offer,
 } from './challenges.ts';
 
-/** The path of every service's listed endpoint. */
+/** The path of every service's main endpoint (but the templates'). */
 export const MAIN_PATH = '/quote';
+/** The main endpoint the `template-*` behaviours list, and the path its listing's example fills it to. */
+export const TEMPLATE_PATH = '/items/{id}';
+export const TEMPLATE_EXAMPLE_PATH = '/items/7';
+/** What `extreme-price` charges: $500 in USDC atomic units. */
+export const EXTREME_AMOUNT = '500000000';
+/** How many times the listed price `price-mismatch`'s challenge asks. */
+export const MISMATCH_FACTOR = 1000;
+/** The paths of `retired-endpoint`'s endpoints beside its main one; the last answers 404. */
+export const RETIRED_ENDPOINT_PATHS = ['/e/1', '/e/2', '/e/3', '/e/4'];
 
 /** One service of the fleet. */
 export interface FleetService {
@@ -26,6 +37,8 @@ export interface FleetService {
   origin: string;
   /** `/svc/<n>`, the service's base path. */
   basePath: string;
+  /** The paths under `basePath` the directories list, the main one first. */
+  listedPaths: string[];
   offer: Offer;
   /** Added before every answer (the realistic spread), 0 for none. */
   latencyMs: number;
@@ -51,9 +64,8 @@ function send(res: ServerResponse, status: number, headers: OutgoingHttpHeaders,
   res.end(body);
 }
 
-function sendX402(res: ServerResponse, offer: Offer, padBytes = 0): void {
-  const headers = { ...JSON_TYPE, 'payment-required': toPaymentRequiredHeader(offer, padBytes), 'cache-control': 'no-store' };
-  send(res, 402, headers, '{}');
+function sendX402(res: ServerResponse, offer: Offer, padBytes = 0, header = toPaymentRequiredHeader(offer, padBytes)): void {
+  send(res, 402, { ...JSON_TYPE, 'payment-required': header, 'cache-control': 'no-store' }, '{}');
 }
 
 /** Reads a small JSON request body; undefined when absent, too large or not JSON. */
@@ -158,7 +170,29 @@ function answer(service: FleetService, hop: number, req: IncomingMessage, res: S
       if (hits % 2 === 1) return send(res, 429, { ...JSON_TYPE, 'retry-after': String(RETRY_AFTER_S) }, '{"error":"slow down"}');
       return sendX402(res, offer);
     }
+    case 'wildcard-402':
+    case 'template-only':
+    case 'template-example':
+    case 'extreme-price':
+    case 'retired-endpoint':
+      return sendX402(res, offer);
+    case 'price-mismatch':
+      return sendX402(res, { ...offer, amount: String(BigInt(offer.amount) * BigInt(MISMATCH_FACTOR)) });
+    case 'testnet-only':
+      return sendX402(res, offer, 0, toPaymentRequiredHeader(offer, 0, 'base-sepolia'));
+    case 'nonstandard':
+      return sendX402(res, offer, 0, toLenientPaymentRequiredHeader(offer));
+    case 'unreachable':
+      return void req.socket.destroy();
   }
+}
+
+/** Whether a path below the base answers as the service (else 404): what it lists, or anything on a wildcard host. */
+function isServed(service: FleetService, tail: string): boolean {
+  if (service.behaviour === 'wildcard-402') return true;
+  if (service.behaviour === 'template-example') return tail === TEMPLATE_EXAMPLE_PATH;
+  if (service.behaviour === 'retired-endpoint' && tail === RETIRED_ENDPOINT_PATHS.at(-1)) return false;
+  return service.behaviour !== 'template-only' && service.listedPaths.includes(tail);
 }
 
 /**
@@ -167,7 +201,7 @@ function answer(service: FleetService, hop: number, req: IncomingMessage, res: S
  */
 export function serveService(service: FleetService, tail: string, req: IncomingMessage, res: ServerResponse, ctx: ServeContext): void {
   const hop = /^\/hop\/(\d{1,2})$/.exec(tail);
-  if (tail !== MAIN_PATH && hop === null) return send(res, 404, JSON_TYPE, '{"error":"not found"}');
+  if (!isServed(service, tail) && hop === null) return send(res, 404, JSON_TYPE, '{"error":"not found"}');
   const respond = (): void => answer(service, Number(hop?.[1] ?? 0), req, res, ctx);
   if (service.latencyMs > 0) answerLater(res, service.latencyMs, respond);
   else respond();

@@ -1,4 +1,5 @@
 import type { Service } from '../../../domain/schemas.ts';
+import { FLAG_EXPLANATIONS, FLAGS, type Flag } from '../../../domain/values.ts';
 import { toRailLabel } from './directories.ts';
 import { formatPercent, formatUsd, shortenMiddle, toBaseUrl, toDisplayName, truncate } from './format.ts';
 import { toCheckResult, type CheckResult } from './result.ts';
@@ -30,6 +31,8 @@ export interface HomeRowView {
   /** The main endpoint's origin (`https://api.example.com`), shortened; `hostTitle` holds it whole when shortened. */
   host: string;
   hostTitle: string | null;
+  /** The small marker of a flagged service: `⚑ 2 flags`, and each flag's explanation for its title; null without flags. */
+  flags: { text: string; title: string } | null;
 }
 
 const NAME_MAX = 48;
@@ -67,6 +70,19 @@ export function toHomeRow(service: Service): HomeRowView {
     ],
     host: shortenMiddle(host, HOST_MAX),
     hostTitle: host.length > HOST_MAX ? host : null,
+    flags: toFlagMarker(service.flags),
+  };
+}
+
+/**
+ * @example toFlagMarker(['testnet_only']) // { text: '⚑ 1 flag', title: 'testnet_only: Every network it accepts is a testnet: …' }
+ */
+function toFlagMarker(flags: readonly string[]): HomeRowView['flags'] {
+  const known = FLAGS.filter((flag: Flag) => flags.includes(flag));
+  if (known.length === 0) return null;
+  return {
+    text: `⚑ ${known.length} ${known.length === 1 ? 'flag' : 'flags'}`,
+    title: known.map((flag) => `${flag}: ${FLAG_EXPLANATIONS[flag]}`).join('\n'),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordEndpointChecks } from '../../../data/endpoint-checks.ts';
 import { recordProbe } from '../../../data/probes.ts';
 import { makeService } from '../../../data/testing.ts';
 import { FIXTURE_NOW, makeProbes, openFixtureDatabase, SITE_URL } from '../../testing.ts';
@@ -53,11 +54,24 @@ describe('listing.ts', () => {
 
   it('shows endpoint rows as paths on the host, full URLs elsewhere, dashes and "No price listed"', () => {
     const rows = getListingView(db, 'alpha-example-com', 1, options)!.endpoints.rows;
-    expect(rows).toEqual([
+    expect(rows).toMatchObject([
       { method: 'GET', target: { text: '/v1/weather', href: 'https://alpha.example.com/v1/weather' }, price: '$0.01', description: 'Weather now', mainLabel: 'main, checked' },
       { method: 'POST', target: { text: '/v1/forecast', href: 'https://alpha.example.com/v1/forecast' }, price: '$0', description: '—', mainLabel: null },
       { method: '—', target: { text: 'https://cdn.other.example/alpha/history', href: 'https://cdn.other.example/alpha/history' }, price: 'No price listed', description: 'History, hosted elsewhere', mainLabel: null },
     ]);
+    // The main endpoint's last check is its last probe; the others are not checked yet.
+    expect(rows[0]!.check).toMatchObject({ result: { text: 'Challenge detected' }, iso: '2026-11-01T11:59:00.000Z' });
+    expect(rows[0]!.check.detail).toMatch(/^2026-11-01 11:59 UTC · HTTP 402 · \d+ ms$/);
+    expect(rows[1]!.check).toEqual({ result: { kind: 'none', text: 'Not checked yet' }, detail: 'Due with a coming probe pass', reason: null, iso: null });
+  });
+
+  it('shows the daily check of every other endpoint, with the reason when it found no challenge', () => {
+    recordEndpointChecks(db, [{
+      service_id: 'alpha-example-com', method: 'POST', url: 'https://alpha.example.com/v1/forecast', checked_at: '2026-11-01T06:00:00.000Z',
+      ok: false, status_code: 404, latency_ms: 31, reason: 'answered 404',
+    }]);
+    const rows = getListingView(db, 'alpha-example-com', 1, options)!.endpoints.rows;
+    expect(rows[1]!.check).toEqual({ result: { kind: 'bad', text: 'No challenge detected' }, detail: '2026-11-01 06:00 UTC · HTTP 404 · 31 ms', reason: 'answered 404', iso: '2026-11-01T06:00:00.000Z' });
   });
 
   it('says a failing service failed, with the reason of its last check', () => {

@@ -1,4 +1,4 @@
-import type { Service, ServiceDetail } from '../../../domain/schemas.ts';
+import { FLAG_EXPLANATIONS, FLAGS, type EndpointCheck, type Service, type ServiceDetail } from '../../../domain/schemas.ts';
 import type { DB } from '../../../data/db.ts';
 import { median } from '../../../data/median.ts';
 import { countEndpoints, listEndpoints, listProbeDays, type EndpointRecord } from '../../../data/pages.ts';
@@ -39,6 +39,23 @@ export interface EndpointRowView {
   description: string;
   /** `main endpoint, checked` on the row of the main endpoint, else null. */
   mainLabel: string | null;
+  /** Its last check: the main endpoint's is its last probe, every other's its daily check. */
+  check: EndpointCheckView;
+}
+
+export interface EndpointCheckView {
+  result: CheckResult;
+  /** `2026-11-01 12:00 UTC · HTTP 402 · 85 ms`, or what stands instead of a check. */
+  detail: string;
+  /** Why the check found no challenge (it may quote the answer, so it is isolated on the page); else null. */
+  reason: string | null;
+  iso: string | null;
+}
+
+/** A flag on the listing page: its name and its explanation (domain/values.ts). */
+export interface FlagView {
+  name: string;
+  text: string;
 }
 
 export interface PageLink {
@@ -129,6 +146,8 @@ export interface ListingView {
   unprobeable: boolean;
   /** Why a service that is never probed has no checks, uptime or chart (an ACP merchant, a non-HTTP endpoint); else null. */
   notChecked: string | null;
+  /** What the index observed that a bare challenge hides, each with its explanation. */
+  flags: FlagView[];
 }
 
 export interface CurlSample {
@@ -232,7 +251,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     moreListings: Math.max(0, listings.length - MAX_LISTINGS),
     baseUrl: { text: baseUrl, href: toSafeHref(baseUrl) },
     mainEndpoint: { text: service.endpoint, href: toSafeHref(service.endpoint) },
-    endpoints: toEndpointPage(service, facts, main),
+    endpoints: toEndpointPage(service, facts, main, last),
     recentChecks: probes.map(toRecentCheck),
     rails: joinWords(service.rails.map(toRailLabel)) || 'None listed',
     chains: joinWords(service.chains) || 'None listed',
@@ -250,6 +269,20 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     ),
     unprobeable,
     notChecked: unprobeable ? `Not checked: ${acpMerchant ? ACP_NOT_CHECKED : 'this endpoint is not HTTP, so it is never probed.'}` : null,
+    flags: FLAGS.filter((flag) => service.flags.includes(flag)).map((flag) => ({ name: flag, text: FLAG_EXPLANATIONS[flag] })),
+  };
+}
+
+/** The last check of an endpoint row as the table shows it. */
+function toEndpointCheck(check: EndpointCheck | null, unprobeable: boolean): EndpointCheckView {
+  if (check === null) return { result: NOT_CHECKED, detail: unprobeable ? 'Not HTTP: never checked' : 'Due with a coming probe pass', reason: null, iso: null };
+  const when = formatUtc(check.at) ?? check.at;
+  const parts = [when, ...(check.status_code === null ? [] : [`HTTP ${check.status_code}`]), ...(check.status_code === null || check.latency_ms === null ? [] : [`${check.latency_ms} ms`])];
+  return {
+    result: check.ok ? CHALLENGE_DETECTED : NO_CHALLENGE,
+    detail: parts.join(' · '),
+    reason: check.ok ? null : check.reason,
+    iso: check.at,
   };
 }
 
@@ -316,7 +349,11 @@ export function toCurl(service: Pick<Service, 'endpoint' | 'rails' | 'assets' | 
   };
 }
 
-function toEndpointPage(service: Service, facts: ListingFacts, main: EndpointRecord | undefined): EndpointPageView {
+function toEndpointPage(service: Service, facts: ListingFacts, main: EndpointRecord | undefined, lastProbe: ProbeRecord | undefined): EndpointPageView {
+  const unprobeable = !/^https?:\/\//i.test(service.endpoint);
+  const mainCheck: EndpointCheck | null = lastProbe
+    ? { at: lastProbe.probed_at, ok: lastProbe.ok, status_code: lastProbe.status_code, latency_ms: lastProbe.latency_ms, reason: lastProbe.reason }
+    : null;
   const { total, page } = facts;
   const pages = Math.max(1, Math.ceil(total / ENDPOINTS_PER_PAGE));
   const from = total === 0 ? 0 : (page - 1) * ENDPOINTS_PER_PAGE + 1;
@@ -334,6 +371,7 @@ function toEndpointPage(service: Service, facts: ListingFacts, main: EndpointRec
       price: formatUsd(record.price.usd) ?? 'No price listed',
       description: record.description?.trim() || '—',
       mainLabel: record !== main ? null : /^https?:\/\//i.test(record.url) ? 'main, checked' : 'main',
+      check: toEndpointCheck(record === main ? mainCheck : record.last_check, unprobeable || !/^https?:\/\//i.test(record.url)),
     })),
     links: Array.from({ length: pages }, (_, index) => ({ number: index + 1, href: hrefOf(index + 1), current: index + 1 === page })),
     prevHref: page > 1 ? hrefOf(page - 1) : null,

@@ -23,6 +23,14 @@ export function toRowElement(doc: Document, row: HomeRowView): HTMLLIElement {
   }
   const result = toElement(doc, 'div', 'result');
   result.append(toText(doc, 'span', row.result.text, `badge ${row.result.kind}`));
+  if (row.flags) {
+    const marker = doc.createElement('a');
+    marker.className = 'flag-marker';
+    marker.href = `${row.href}#flags`;
+    marker.title = row.flags.title;
+    marker.textContent = row.flags.text;
+    result.append(marker);
+  }
   item.append(who, ' ', result, ' ', toFigures(doc, row), ' ', toChips(doc, row));
   return item;
 }
