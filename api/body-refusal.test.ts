@@ -33,7 +33,7 @@ describe('a body refused early (413)', () => {
       });
       expect(refused.status).toBe(413);
       expect(refused.headers.get('connection')).toBe('close');
-      expect((await refused.json()).error.code).toBe('invalid_json');
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
       const burst = await Promise.all(Array.from({ length: 50 }, () =>
         undiciFetch(`${origin}/api/v1/stats`, { dispatcher: pool }).then(async (res) => (await res.arrayBuffer(), res.status))));
       expect(burst.every((status) => status === 200)).toBe(true);
