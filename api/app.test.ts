@@ -403,6 +403,8 @@ describe('GET /openapi.json', () => {
     expect(json.info.version).toBe('1.0.0');
     expect(Object.keys(json.paths).sort()).toEqual([
       '/api/v1/services', '/api/v1/services/batch', '/api/v1/services/{id}', '/api/v1/stats', '/api/v1/submissions/{id}', '/api/v1/submit',
+      // Owners (api/operations/claims.ts, owners.ts).
+      '/api/v1/claims', '/api/v1/claims/{id}/verify', '/api/v1/services/{id}/delist', '/api/v1/services/{id}/relist', '/api/v1/services/{id}/recheck',
       // The purchase preview (api/purchase/openapi.ts): the catalog, purchases, and one path per demo service.
       '/api/v1/purchase', '/api/v1/purchase/services/{id}', '/api/v1/purchases', '/api/v1/purchases/{id}', '/api/v1/purchases/{id}/approval',
       '/api/demo/market', ...['audio-transcription', 'contract-screening', 'image-creation', 'job-search', 'product-search', 'specialist-research',

@@ -20,11 +20,11 @@ const CORS_HEADERS = {
     'RateLimit-Limit, RateLimit-Policy, RateLimit-Remaining, Retry-After, ETag, PAYMENT-REQUIRED, PAYMENT-RESPONSE',
 };
 const PREFLIGHT_HEADERS = {
-  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-methods': 'GET, POST, PATCH, OPTIONS',
   'access-control-max-age': '86400',
 };
 /** The request headers a preflight allows when it names none: every header the API reads. */
-const ALLOWED_REQUEST_HEADERS = 'Content-Type, Idempotency-Key, If-None-Match, PAYMENT-SIGNATURE';
+const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-None-Match, PAYMENT-SIGNATURE';
 
 /** A stored answer: JSON as UTF-8 bytes with its digest (data/digest.ts), as data/detail-cache.ts holds them. */
 export interface StoredAnswer {
@@ -223,7 +223,7 @@ const JSON_PATHS = new Set(['/openapi.json', '/openapi.json/', '/mcp', '/mcp/'])
  * The client a token bucket belongs to: the socket's address, or behind a trusted proxy (which passes its
  * `X-Forwarded-For`) the address that proxy appended last (the entries before it are whatever the client sent).
  */
-function toClientAddress(forwardedFor: string | null | undefined, socketAddress: string | undefined): string {
+export function toClientAddress(forwardedFor: string | null | undefined, socketAddress: string | undefined): string {
   return forwardedFor?.split(',').pop()?.trim() || socketAddress || 'unknown';
 }
 

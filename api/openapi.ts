@@ -22,9 +22,9 @@ const retryHeaders = rateLimitHeaders.extend({
   'Retry-After': z.string().meta({ description: 'Seconds until a request is allowed again.' }),
 });
 
-function responses(ok: z.ZodType, okDescription: string, errors: Record<string, string>): ZodOpenApiResponsesObject {
+function responses(ok: z.ZodType, okDescription: string, errors: Record<string, string>, status = 200): ZodOpenApiResponsesObject {
   return {
-    '200': { ...json(ok, okDescription), headers: rateLimitHeaders },
+    [String(status)]: { ...json(ok, okDescription), headers: rateLimitHeaders },
     ...Object.fromEntries(Object.entries(errors).map(([status, description]) => [status, error(description)])),
     '429': { ...error('rate_limited: over the limit; retry after Retry-After seconds.'), headers: retryHeaders },
     '500': error('Unexpected failure; safe to retry with backoff.'),
@@ -40,7 +40,7 @@ function toOpenApiOperation(operation: Operation): ZodOpenApiOperationObject {
     ...(operation.tool ? { 'x-mcp-tool': operation.tool.name } : {}),
     requestParams: { ...(path ? { path } : {}), ...(query ? { query } : {}), ...(headers ? { header: headers } : {}) },
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-    responses: responses(operation.output, 'The answer.', operation.errors),
+    responses: responses(operation.output, 'The answer.', operation.errors, operation.status),
   };
 }
 

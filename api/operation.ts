@@ -38,6 +38,8 @@ export interface OperationContext {
   origin: string;
   /** The app itself, for an operation that calls another route in process (the purchase approval). */
   app?: Fetchable;
+  /** The client's address as the rate limit sees it; absent over stdio. */
+  client?: string;
 }
 
 /** An MCP tool made from an operation: its arguments are the operation's path, query and body fields in one object. */
@@ -59,7 +61,7 @@ export interface OperationExample {
 export interface Operation<I extends OperationInput = OperationInput> {
   /** The OpenAPI operationId. */
   id: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** With `{name}` placeholders, as OpenAPI writes them. */
   path: string;
   summary: string;
@@ -67,6 +69,8 @@ export interface Operation<I extends OperationInput = OperationInput> {
   group: 'index' | 'purchase';
   input: I;
   output: z.ZodType;
+  /** The status of a success when it is not 200 (a created claim's 201); the handler answers it (a `JsonReply`). */
+  status?: 201;
   /** Status -> what it means, for every answer but 200, 429 and 500 (which every operation may give). */
   errors: Record<string, string>;
   /** The error code a field's invalid value answers; `invalid_json` for a body, `missing_query` otherwise by default. */

@@ -48,6 +48,7 @@ const DICTIONARY = Buffer.from(JSON.stringify({
     '7d': { checks: 28, detected: 27, ratio: 0.9642857142857143 },
     '30d': { checks: 120, detected: 114, ratio: 0.95 },
   },
+  owner: null,
 } satisfies ServiceDetail));
 
 /** A detail answer as UTF-8 JSON bytes, with its digest (data/digest.ts). */

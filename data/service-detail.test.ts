@@ -18,7 +18,7 @@ function probe(ok: boolean, at: string) {
 
 /** The detail assembled from its parts as of `now`, to hold the stored answer against. */
 function assembled(db: DB, id: string, now: string): ServiceDetail {
-  return { ...getService(db, id)!, source_urls: listSourceUrls(db, id), probes: listProbes(db, id), uptime: getUptime(db, id, new Date(now)) };
+  return { ...getService(db, id)!, source_urls: listSourceUrls(db, id), probes: listProbes(db, id), uptime: getUptime(db, id, new Date(now)), owner: null };
 }
 
 function stored(db: DB, id: string): ServiceDetail {
@@ -86,6 +86,7 @@ describe('stored service details', () => {
     // Revisions are never reused, even when the newest detail goes away with its service.
     db.prepare(`DELETE FROM service_details WHERE service_id = 'a-test'`).run();
     recordProbe(db, probe(true, '2026-11-02T02:00:00.000Z'));
-    expect(listDetailsChangedSince(db, 5, 10)).toEqual([{ service_id: 'a-test', revision: 6 }]);
+    // Its going takes a revision too (a tombstone), so a cache holding its answer forgets it.
+    expect(listDetailsChangedSince(db, 5, 10)).toEqual([{ service_id: 'a-test', revision: 6 }, { service_id: 'a-test', revision: 7 }]);
   });
 });

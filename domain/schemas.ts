@@ -84,10 +84,21 @@ export const Uptime = z
   .meta({ id: 'Uptime', description: 'Checks of the main endpoint over the last 24 hours, 7 days and 30 days.' });
 export type Uptime = z.infer<typeof Uptime>;
 
+export const OwnerView = z
+  .object({
+    verified_at: dateTime.meta({ description: 'When the owner last proved control of the host.' }),
+    docs_url: z.string().nullable().meta({ description: 'The documentation the owner links (https).' }),
+    edited: z.array(z.enum(['name', 'description', 'category', 'main_endpoint', 'docs_url']))
+      .meta({ description: 'The fields the owner set: they win over directory data.' }),
+  })
+  .meta({ id: 'OwnerView' });
+export type OwnerView = z.infer<typeof OwnerView>;
+
 export const ServiceDetail = Service.extend({
   source_urls: z.array(z.object({ source: z.string(), url: z.string().nullable() })),
   probes: z.array(Probe).meta({ description: 'The last 20 liveness probes, newest first.' }),
   uptime: Uptime,
+  owner: OwnerView.nullable().meta({ description: 'The verified owner of the host and what they set; null when none.' }),
 }).meta({ id: 'ServiceDetail' });
 export type ServiceDetail = z.infer<typeof ServiceDetail>;
 
@@ -202,6 +213,8 @@ export const ERROR_CODES = [
   'missing_query',
   'rate_limited',
   'internal_error',
+  'unauthorized',
+  'conflict',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -5,6 +5,8 @@ import {
 import {
   batchServicesByQueryOperation, batchServicesOperation, getServiceOperation, getStatsOperation, listServicesOperation,
 } from './services.ts';
+import { createClaimOperation, verifyClaimOperation } from './claims.ts';
+import { delistServiceOperation, editServiceOperation, recheckServiceOperation, relistServiceOperation } from './owners.ts';
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
 
 /**
@@ -19,6 +21,12 @@ export const OPERATIONS: readonly Operation[] = [
   getStatsOperation,
   submitServiceOperation,
   getSubmissionOperation,
+  createClaimOperation,
+  verifyClaimOperation,
+  editServiceOperation,
+  delistServiceOperation,
+  relistServiceOperation,
+  recheckServiceOperation,
   getCatalogOperation,
   getCatalogServiceOperation,
   createPurchaseOperation,

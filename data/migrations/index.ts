@@ -8,6 +8,7 @@ import * as detailRevisions from './007-detail-revisions.ts';
 import * as tallies from './008-tallies.ts';
 import * as richerLists from './009-richer-lists.ts';
 import * as changes from './010-changes.ts';
+import * as owners from './014-owners.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -25,4 +26,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '008-tallies', ...tallies },
   { name: '009-richer-lists', ...richerLists },
   { name: '010-changes', ...changes },
+  { name: '014-owners', ...owners },
 ];
