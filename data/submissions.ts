@@ -53,6 +53,20 @@ export function submitService(db: DB, input: SubmissionInput, now: Date): Submit
   }).immediate();
 }
 
+/**
+ * The submission an identical submit would answer, without writing: the one made with this `Idempotency-Key`, else
+ * one of the same endpoint within 24 hours; null when a new one would be queued. Lets the submit route answer a
+ * repeat before it resolves anything.
+ * @example findEarlierSubmission(db, { endpoint, idempotencyKey: 'k1' }, new Date())?.submission.id
+ */
+export function findEarlierSubmission(db: DB, input: Pick<SubmissionInput, 'endpoint' | 'idempotencyKey'>, now: Date): Submission | null {
+  const s = statements(db);
+  const byKey = input.idempotencyKey ? (s.byKey.get(input.idempotencyKey) as Submission | undefined) : undefined;
+  if (byKey) return byKey;
+  const since = new Date(now.getTime() - SUBMISSION_DEDUP_MS).toISOString();
+  return (s.recentByEndpoint.get(toEndpointKey(input.endpoint), since) as Submission | undefined) ?? null;
+}
+
 /** The earlier submission of the same endpoint within 24 hours, or a new queued one. */
 function submitEndpoint(db: DB, input: SubmissionInput, now: Date): SubmitOutcome {
   const s = statements(db);

@@ -201,6 +201,8 @@ export const SubmitResult = z
     id: z.string().meta({ description: 'The submission id; follow it at /api/v1/submissions/{id}.' }),
     status: SubmissionStatus,
     submission: Submission,
+    message: z.string().optional()
+      .meta({ description: 'Present when the answer is not what was sent, e.g. an Idempotency-Key first used with another endpoint.' }),
   })
   .meta({ id: 'SubmitResult', description: '`submission` is the stored record (the earlier one when deduplicated).' });
 export type SubmitResult = z.infer<typeof SubmitResult>;
