@@ -20,7 +20,9 @@ const site = createSite(db, readSiteOptions(process.env, config, (line) => conso
 await site.ensureBuilt().catch((error) => console.error(`[site] not built, serving the API only: ${error instanceof Error ? error.message : error}`));
 const renderHome = (params: URLSearchParams) => site.renderHome(params);
 
-const server = serveApp(createApp({ db, config, now: () => new Date(), site: { distDir: site.distDir, renderHome } }), {
+// An owner's edit, delisting or recheck re-renders the pages whose data changed, as a crawl pass does.
+const refreshSite = () => void site.refresh().catch((error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`));
+const server = serveApp(createApp({ db, config, now: () => new Date(), site: { distDir: site.distDir, renderHome }, onDataChanged: refreshSite }), {
   hostname: config.host,
   port: config.port,
 });

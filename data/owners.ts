@@ -5,6 +5,7 @@ import { getOwnerEdits, OWNER_FIELDS, type OwnerEdits, type OwnerField } from '.
 import { storeServiceDetail } from './service-detail.ts';
 import { getService } from './service-read.ts';
 import { getServiceInput, upsertService } from './services.ts';
+import { markSubmissionListed } from './submissions.ts';
 import type { ServiceInput } from './types.ts';
 
 /*
@@ -101,6 +102,24 @@ export function relistService(db: DB, id: string, options: { by: DelistedBy; now
     storeServiceDetail(db, id, options.now);
     const who = options.by === 'owner' ? 'Its owner' : 'An operator';
     record(db, id, 'relisted', `${who} relisted it.`, options.now, { listed: false }, { listed: true, by: options.by });
+    return true;
+  })();
+}
+
+/**
+ * An operator lists a submitted service without waiting for a crawl to find its challenge: the service is written,
+ * the submission marked listed, and a `listed` change recorded. False when the service is delisted (relist it first).
+ * @example approveSubmission(db, 'sub_x', serviceFromSubmission, now)
+ */
+export function approveSubmission(db: DB, submissionId: string, service: ServiceInput, now: string): boolean {
+  return db.transaction((): boolean => {
+    if (getDelisting(db, service.id)) return false;
+    const known = isListed(db, service.id);
+    upsertService(db, service, now);
+    markSubmissionListed(db, submissionId, service.id, now);
+    if (!known) {
+      record(db, service.id, 'listed', 'An operator listed it from a submission.', now, { listed: false }, { listed: true, submission: submissionId });
+    }
     return true;
   })();
 }

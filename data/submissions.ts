@@ -141,3 +141,26 @@ export function recordSubmissionFailure(db: DB, id: string, reason: string, now:
   const row = crawlStatements(db).failed.get({ id, reason, now, max: SUBMISSION_MAX_FAILURES }) as { status: Submission['status'] };
   return row.status;
 }
+
+/** A submission as an operator sees it: with the contact the submitter left. */
+export interface SubmissionRecord extends Submission {
+  contact: string | null;
+}
+
+const operatorStatements = preparedOnce({
+  all: `SELECT ${PUBLIC_COLUMNS}, contact FROM submissions ORDER BY created_at DESC, id LIMIT ?`,
+  ofStatus: `SELECT ${PUBLIC_COLUMNS}, contact FROM submissions WHERE status = ? ORDER BY created_at DESC, id LIMIT ?`,
+  reject: `UPDATE submissions SET status = 'rejected', reason = ?, updated_at = ? WHERE id = ?`,
+});
+
+/** The newest submissions (of one status, when given), newest first, for an operator. */
+export function listSubmissions(db: DB, options: { status?: Submission['status']; limit?: number } = {}): SubmissionRecord[] {
+  const s = operatorStatements(db);
+  const limit = options.limit ?? 500;
+  return (options.status ? s.ofStatus.all(options.status, limit) : s.all.all(limit)) as SubmissionRecord[];
+}
+
+/** Rejects a submission with the reason kept (an operator's decision, or a host its owner delisted). */
+export function rejectSubmission(db: DB, id: string, reason: string, now: string): void {
+  operatorStatements(db).reject.run(reason, now, id);
+}
