@@ -38,8 +38,8 @@ export interface DocsOptions {
 }
 
 const get = (url: string) => `curl -s ${shellQuote(url)}`;
-const post = (url: string, body: unknown, headers: string[] = []) =>
-  [`curl -s -X POST ${shellQuote(url)}`, `-H 'content-type: application/json'`, ...headers.map((h) => `-H ${shellQuote(h)}`),
+const post = (url: string, body: unknown, headers: string[] = [], method = 'POST') =>
+  [`curl -s -X ${method} ${shellQuote(url)}`, `-H 'content-type: application/json'`, ...headers.map((h) => `-H ${shellQuote(h)}`),
     `-d ${shellQuote(JSON.stringify(body))}`].join(' \\\n  ');
 
 /** Anchors on /docs that pages and llms.txt already link to, by operation id; others take the id in kebab case. */
@@ -165,7 +165,7 @@ function toCurl(operation: Operation, origin: string, example: OperationExample)
   const search = new URLSearchParams(example.query ?? {}).toString().replace(/%2C/g, ',').replace(/%3A/g, ':');
   const url = `${origin}${path}${search ? `?${search}` : ''}`;
   const headers = Object.entries(example.headers ?? {}).map(([name, value]) => `${name}: ${value}`);
-  return operation.method === 'GET' ? get(url) : post(url, example.body ?? {}, headers);
+  return operation.method === 'GET' ? get(url) : post(url, example.body ?? {}, headers, operation.method);
 }
 
 /** What an operation answers: its output's shape and fields, and its statuses. */
@@ -174,5 +174,5 @@ function toAnswers(operation: Operation): string {
   const id = output.meta()?.id;
   const fields = output instanceof z.ZodObject ? Object.keys(output.shape).join(', ') : '';
   const errors = Object.entries(operation.errors).map(([status, text]) => `${status} ${text.split(':')[0]!.replace(/\.$/, '')}`);
-  return `${id ?? 'JSON'}${fields ? `: ${fields}` : ''}. ${['200', ...errors, '429', '500'].join(', ')}.`;
+  return `${id ?? 'JSON'}${fields ? `: ${fields}` : ''}. ${[String(operation.status ?? 200), ...errors, '429', '500'].join(', ')}.`;
 }
