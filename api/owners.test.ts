@@ -285,3 +285,33 @@ describe('owner routes', () => {
     expect((await request(path, asOwner(key, 'POST', ''))).status).toBe(200);
   });
 });
+
+describe('a delisting by another process', () => {
+  it('reaches the server\'s cache of detail answers: the next lookup answers 404', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openDatabase } = await import('../data/db.ts');
+    const { delistService } = await import('../data/owners.ts');
+    const { createApp } = await import('./app.ts');
+    const { testConfig } = await import('./testing.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'psi-delist-'));
+    const path = join(dir, 'index.db');
+    const server = openDatabase(path);
+    const operator = openDatabase(path);
+    try {
+      upsertServices(server, [makeService({ id: 'cached-example-com' })], TEST_NOW.toISOString());
+      const app = createApp({ db: server, config: testConfig(), now: () => TEST_NOW });
+      expect((await app.request('/api/v1/services/cached-example-com')).status).toBe(200);
+      expect(delistService(operator, 'cached-example-com', { reason: 'Spam', by: 'operator', now: TEST_NOW.toISOString() })).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const after = await app.request('/api/v1/services/cached-example-com');
+      expect(after.status).toBe(404);
+      expect(((await after.json()) as { error: { message: string } }).error.message).toContain('an operator delisted it (Spam)');
+    } finally {
+      server.close();
+      operator.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
