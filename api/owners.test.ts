@@ -1,16 +1,22 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPaymentRequiredHeader } from '../scripts/fleet/challenges.ts';
 import { createDnsResolver } from '../crawler/dns.ts';
 import { parseAllowList } from '../crawler/targets.ts';
 import { startTestDnsServer } from '../crawler/testing/dns-server.ts';
 import { listChanges } from '../data/changes.ts';
+import { openDatabase } from '../data/db.ts';
+import { delistService } from '../data/owners.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService } from '../data/testing.ts';
 import { ErrorResponse, ServiceDetail, ServiceList, Stats } from '../domain/schemas.ts';
 import { Claim, ClaimVerified } from './operations/claims.ts';
-import { createTestApp, postJson, TEST_NOW } from './testing.ts';
+import { createApp } from './app.ts';
+import { createTestApp, postJson, TEST_NOW, testConfig } from './testing.ts';
 
 /*
  * The claim flow and the owner routes against a real owner host (an HTTP server on loopback serving the well-known
@@ -288,13 +294,6 @@ describe('owner routes', () => {
 
 describe('a delisting by another process', () => {
   it('reaches the server\'s cache of detail answers: the next lookup answers 404', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { openDatabase } = await import('../data/db.ts');
-    const { delistService } = await import('../data/owners.ts');
-    const { createApp } = await import('./app.ts');
-    const { testConfig } = await import('./testing.ts');
     const dir = mkdtempSync(join(tmpdir(), 'psi-delist-'));
     const path = join(dir, 'index.db');
     const server = openDatabase(path);

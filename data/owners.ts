@@ -37,7 +37,6 @@ const statements = preparedOnce({
   archive: `INSERT INTO delisted_services (service_id, reason, by, delisted_at, service, first_indexed)
     VALUES (?, ?, ?, ?, ?, ?)`,
   archived: `SELECT service_id, reason, by, delisted_at, service, first_indexed FROM delisted_services WHERE service_id = ?`,
-  allArchived: `SELECT service_id, reason, by, delisted_at, service FROM delisted_services ORDER BY delisted_at DESC`,
   unarchive: `DELETE FROM delisted_services WHERE service_id = ?`,
   restore: `UPDATE services SET first_indexed = ?, owner_verified = (SELECT count(*) > 0 FROM owner_keys WHERE service_id = ?)
     WHERE id = ?`,
@@ -128,11 +127,6 @@ export function approveSubmission(db: DB, submissionId: string, service: Service
 export function getDelisting(db: DB, id: string): Delisting | null {
   const row = statements(db).archived.get(id) as (Omit<Delisting, 'name'> & { service: string }) | undefined;
   return row ? toDelisting(row) : null;
-}
-
-/** Every delisted service, most recently delisted first. */
-export function listDelistings(db: DB): Delisting[] {
-  return (statements(db).allArchived.all() as Array<Omit<Delisting, 'name'> & { service: string }>).map(toDelisting);
 }
 
 /** Whether the service is listed now (delisted and unknown ones are not). */
