@@ -405,6 +405,8 @@ describe('GET /openapi.json', () => {
       '/api/v1/services', '/api/v1/services/batch', '/api/v1/services/{id}', '/api/v1/stats', '/api/v1/status', '/api/v1/submissions/{id}', '/api/v1/submit',
       '/api/v1/changes', '/api/v1/services/{id}/changes',
       '/api/v1/webhooks', '/api/v1/webhooks/{id}', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test',
+      // Owners (api/operations/claims.ts, owners.ts).
+      '/api/v1/claims', '/api/v1/claims/{id}/verify', '/api/v1/services/{id}/delist', '/api/v1/services/{id}/relist', '/api/v1/services/{id}/recheck',
       // The purchase preview (api/purchase/openapi.ts): the catalog, purchases, and one path per demo service.
       '/api/v1/purchase', '/api/v1/purchase/services/{id}', '/api/v1/purchases', '/api/v1/purchases/{id}', '/api/v1/purchases/{id}/approval',
       '/api/demo/market', ...['audio-transcription', 'contract-screening', 'image-creation', 'job-search', 'product-search', 'specialist-research',

@@ -1,6 +1,7 @@
 import { getQuery, getRouterParams, H3, toRequest, type H3Event } from 'h3';
 import { serve, type Server, type ServerOptions, type ServerRequest } from 'srvx';
 import { createDetailCache } from '../data/detail-cache.ts';
+import type { DnsResolver } from '../crawler/dns.ts';
 import type { DB } from '../data/db.ts';
 import { badgeRoute } from './badge.ts';
 import { readJsonObject } from './body.ts';
@@ -22,13 +23,20 @@ export interface AppDeps {
   db: DB;
   config: Config;
   now: () => Date;
-  /** Host name resolution for submitted endpoints; the system resolver by default. */
+  /**
+   * Host name resolution for submitted endpoints; by default the DNS_SERVERS (else the system's) resolver. The submit
+   * route gives each lookup a time limit and caps how many run (api/lookup-gate.ts).
+   */
   lookup?: (host: string) => Promise<string[]>;
+  /** TXT lookups for claims; by default the DNS_SERVERS (else the system's) resolver, with a time limit. */
+  dns?: DnsResolver;
+  /** Called after an owner's write (edit, delist, relist, recheck), so the pages follow (npm start re-renders them). */
+  onDataChanged?: () => void;
   /** The built site to serve for non-API GET and HEAD paths (api/static.ts); without it they answer JSON 404s. */
   site?: StaticSiteOptions;
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export interface Route {
   method: Method;
   path: string;

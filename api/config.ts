@@ -1,3 +1,4 @@
+import { parseDnsServers } from '../crawler/dns.ts';
 import { parseAllowList, type AllowList } from '../crawler/targets.ts';
 
 /** Every setting of the server, each with a working default. */
@@ -9,6 +10,8 @@ export interface Config {
   stagingUrl: string | null;
   trustProxy: boolean;
   allowPrivateTargets: AllowList;
+  /** `DNS_SERVERS`: the DNS servers asked for owners' TXT records and submitted hosts; empty: the system's. */
+  dnsServers: string[];
   rateLimit: { limit: number; windowSeconds: number };
   probeIntervalMs: number;
   discoveryIntervalMs: number;
@@ -37,6 +40,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     stagingUrl: env.STAGING_URL || null,
     trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').toLowerCase()),
     allowPrivateTargets: parseAllowList(env.ALLOW_PRIVATE_TARGETS),
+    dnsServers: parseDnsServers(env.DNS_SERVERS),
     rateLimit: DEFAULT_RATE_LIMIT,
     probeIntervalMs: toDurationMs('PROBE_INTERVAL', env.PROBE_INTERVAL, 5 * 60_000),
     discoveryIntervalMs: toDurationMs('DISCOVERY_INTERVAL', env.DISCOVERY_INTERVAL, 60 * 60_000),

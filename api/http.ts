@@ -20,7 +20,7 @@ const CORS_HEADERS = {
     'RateLimit-Limit, RateLimit-Policy, RateLimit-Remaining, Retry-After, ETag, PAYMENT-REQUIRED, PAYMENT-RESPONSE',
 };
 const PREFLIGHT_HEADERS = {
-  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
   'access-control-max-age': '86400',
 };
 /** The request headers a preflight allows when it names none: every header the API reads. */
@@ -129,13 +129,14 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
     }
     return taken.remaining;
   };
-  const errorResponse = (error: unknown, remaining: number): Response => {
+  const errorResponse = (error: unknown, remaining: number, request: ServerRequest): Response => {
     const rendering = toErrorBody(error);
     return fastResponse(JSON.stringify(rendering.body), rendering.status, {
       ...toHeaders(fixed, remaining),
       'content-type': 'application/json',
       'cache-control': 'no-store',
       ...rendering.headers,
+      ...(hasUnreadBody(request) ? { connection: 'close' } : {}),
     });
   };
 
@@ -156,7 +157,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
       const result = await next();
       return toResponse(event.req, result, fixed, remaining);
     } catch (error) {
-      return errorResponse(error, remaining);
+      return errorResponse(error, remaining, event.req);
     }
   };
 
@@ -192,6 +193,17 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
 }
 
 type Taken = ReturnType<RateLimiter['take']>;
+
+/**
+ * A request refused before its body was read (over 64 KiB, rate-limited, unroutable): its answer says
+ * `Connection: close`, and the server closes the connection after it. Kept open, Node would discard the rest of the
+ * body on it while the client's keep-alive pool counts it idle, and a later request on it met a reset (ECONNRESET).
+ */
+function hasUnreadBody(request: ServerRequest): boolean {
+  const declared = request.headers.get('content-length');
+  const sent = (declared !== null && declared !== '0') || request.headers.has('transfer-encoding');
+  return sent && !request.bodyUsed;
+}
 
 function toHeaders(fixed: FixedHeaders, remaining: number): Record<string, string> {
   return { 'ratelimit-remaining': String(remaining), ...fixed };

@@ -63,7 +63,7 @@ export interface OperationExample {
 export interface Operation<I extends OperationInput = OperationInput> {
   /** The OpenAPI operationId. */
   id: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The status of a success, when not 200 (the handler answers a JsonReply with it). */
   status?: 201 | 202;
   /** With `{name}` placeholders, as OpenAPI writes them. */

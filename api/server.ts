@@ -21,13 +21,6 @@ const site = createSite(db, readSiteOptions(process.env, config, (line) => conso
 await site.ensureBuilt().catch((error) => console.error(`[site] not built, serving the API only: ${error instanceof Error ? error.message : error}`));
 const renderHome = (params: URLSearchParams) => site.renderHome(params);
 
-const server = serveApp(createApp({ db, config, now: () => new Date(), site: { distDir: site.distDir, renderHome } }), {
-  hostname: config.host,
-  port: config.port,
-});
-await server.ready();
-console.log(`Payable-Service Index listening on ${server.url}`);
-
 const refreshSite = () => site.refresh().then(() => undefined, (error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`));
 
 // Webhook deliveries run beside the server in a child of it, from the queue in the database.
@@ -35,6 +28,15 @@ const deliveries = startDeliverySchedule({
   env: { ...process.env, DATABASE_PATH: config.databasePath },
   log: (line) => console.log(`[webhooks] ${line}`),
 });
+
+// An owner's edit, delisting or recheck is a change: its pages re-render and its deliveries go, as after a crawl pass.
+const onDataChanged = () => void (deliveries.wake(), refreshSite());
+const server = serveApp(createApp({ db, config, now: () => new Date(), site: { distDir: site.distDir, renderHome }, onDataChanged }), {
+  hostname: config.host,
+  port: config.port,
+});
+await server.ready();
+console.log(`Payable-Service Index listening on ${server.url}`);
 
 const stopCrawls = process.argv.includes('--no-crawl')
   ? async () => {}

@@ -105,7 +105,8 @@ export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) 
 
 /**
  * The file a URL path names inside the site, or null: `/x` is `x`, `x/index.html` or `x.html`; dot segments,
- * encoded slashes and anything resolving outside the root are refused. `/purchase/{id}` is the purchase page.
+ * encoded slashes and anything resolving outside the root are refused. `/purchase/{id}` is the purchase page, and
+ * `/submissions/{id}` the submission page.
  */
 async function findFile(root: string, pathname: string): Promise<Found | null> {
   let decoded: string;
@@ -119,7 +120,10 @@ async function findFile(root: string, pathname: string): Promise<Found | null> {
   if (segments.some((segment) => segment.startsWith('.'))) return null;
   const base = join(root, ...segments);
   const candidates = [base, join(base, 'index.html'), `${base}.html`];
-  if (segments[0] === 'purchase' && segments.length === 2) candidates.push(join(root, 'purchase', 'index.html'), join(root, 'purchase.html'));
+  // Pages whose script reads the id from the address: one static page answers every id.
+  if ((segments[0] === 'purchase' || segments[0] === 'submissions') && segments.length === 2) {
+    candidates.push(join(root, segments[0], 'index.html'), join(root, `${segments[0]}.html`));
+  }
   for (const candidate of candidates) {
     const found = await statFile(root, candidate);
     if (found) return found;

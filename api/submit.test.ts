@@ -25,7 +25,7 @@ describe('POST /api/v1/submit', () => {
     const sameKey = (await request('/api/v1/submit', submit({ endpoint: 'https://b.example/pay' }, { 'idempotency-key': 'k1' }))).json;
     const other = (await request('/api/v1/submit', submit({ endpoint: 'https://b.example/pay' }))).json;
     expect(sameEndpoint).toEqual({ ...first, deduplicated: true });
-    expect(sameKey).toEqual({ ...first, deduplicated: true });
+    expect(sameKey).toEqual({ ...first, deduplicated: true, message: expect.stringContaining('first used for https://a.example/pay') });
     expect(other.deduplicated).toBe(false);
     expect(other.id).not.toBe(first.id);
   });

@@ -1,7 +1,9 @@
 import type { DB } from '../data/db.ts';
+import type { ServiceInput } from '../data/types.ts';
 import { recordProbe } from '../data/probes.ts';
 import { getServiceInput, upsertServices } from '../data/services.ts';
-import { listQueuedSubmissions, markSubmissionListed, recordSubmissionFailure, type QueuedSubmission } from '../data/submissions.ts';
+import { isDelisted } from '../data/owner-edits.ts';
+import { listQueuedSubmissions, markSubmissionListed, recordSubmissionFailure, rejectSubmission, type QueuedSubmission } from '../data/submissions.ts';
 import { toServices } from './dedupe.ts';
 import type { DiscoveredEndpoint } from './discovered.ts';
 import { fetchJson } from './fetch-json.ts';
@@ -38,6 +40,11 @@ export async function processSubmissions(db: DB, options: SubmissionsOptions): P
     const at = options.now().toISOString();
     if (!main) {
       countFailure(summary, recordSubmissionFailure(db, submission.id, 'no endpoint found at the origin', at));
+      continue;
+    }
+    if (isDelisted(db, main.id)) {
+      rejectSubmission(db, submission.id, 'its host was delisted by its owner or an operator', at);
+      summary.rejected += 1;
       continue;
     }
     const outcome = await probeEndpoint({ url: main.endpoint, method: main.endpoints[0]?.method, body: main.endpoints[0]?.example_body }, { agent: options.agent, timeoutMs: options.timeoutMs, now: options.now });
@@ -82,7 +89,15 @@ async function expand(submission: QueuedSubmission, agent: ProbeAgent): Promise<
   return asSubmitted;
 }
 
-function toSubmitted(submission: QueuedSubmission, url: string): DiscoveredEndpoint {
+/**
+ * A submission as the service it would be listed as (its host, the endpoint as submitted), for an operator's approval.
+ * @example approveSubmission(db, id, toSubmittedService(submission), now)
+ */
+export function toSubmittedService(submission: Pick<QueuedSubmission, 'endpoint' | 'name'>): ServiceInput {
+  return toServices([toSubmitted(submission, new URL(submission.endpoint).href)])[0]!;
+}
+
+function toSubmitted(submission: Pick<QueuedSubmission, 'endpoint' | 'name'>, url: string): DiscoveredEndpoint {
   return {
     source: 'submission', source_url: null, url, method: null, description: null,
     service_name: submission.name, service_category: null, service_description: null,

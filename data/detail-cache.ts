@@ -54,6 +54,7 @@ const DICTIONARY = Buffer.from(JSON.stringify({
       sources: ['bazaar'], last_check: { at: '2026-01-01T00:00:00.000Z', ok: true, status_code: 402, latency_ms: 100, reason: null },
     },
   ],
+  owner: null,
 } satisfies ServiceDetail));
 
 /** A detail answer as UTF-8 JSON bytes, with its digest (data/digest.ts). */

@@ -22,7 +22,7 @@ function assembled(db: DB, id: string, now: string): ServiceDetail {
   const probes = listProbes(db, id);
   const service = getService(db, id)!;
   const endpoints = listServiceEndpoints(db, id, { url: service.endpoint, newestProbe: probes[0] });
-  return { ...service, source_urls: listSourceUrls(db, id), probes, uptime: getUptime(db, id, new Date(now)), endpoints };
+  return { ...service, source_urls: listSourceUrls(db, id), probes, uptime: getUptime(db, id, new Date(now)), endpoints, owner: null };
 }
 
 function stored(db: DB, id: string): ServiceDetail {
@@ -90,6 +90,7 @@ describe('stored service details', () => {
     // Revisions are never reused, even when the newest detail goes away with its service.
     db.prepare(`DELETE FROM service_details WHERE service_id = 'a-test'`).run();
     recordProbe(db, probe(true, '2026-11-02T02:00:00.000Z'));
-    expect(listDetailsChangedSince(db, 5, 10)).toEqual([{ service_id: 'a-test', revision: 6 }]);
+    // Its going takes a revision too (a tombstone), so a cache holding its answer forgets it.
+    expect(listDetailsChangedSince(db, 5, 10)).toEqual([{ service_id: 'a-test', revision: 6 }, { service_id: 'a-test', revision: 7 }]);
   });
 });

@@ -2,6 +2,7 @@ import type { Service, ServiceDetail, Uptime } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { digest } from './digest.ts';
 import { listServiceEndpoints } from './endpoint-read.ts';
+import { getOwnerView } from './owner-edits.ts';
 import { listProbes } from './probe-read.ts';
 import { getService, listSourceUrls } from './service-read.ts';
 import { getUptimeFigures } from './uptime.ts';
@@ -22,7 +23,9 @@ const statements = preparedOnce({
   write: `INSERT INTO service_details (service_id, body, digest, revision) VALUES (?, ?, ?, ?)
     ON CONFLICT (service_id) DO UPDATE SET body = excluded.body, digest = excluded.digest, revision = excluded.revision`,
   latestRevision: `SELECT value FROM detail_revision`,
-  changedSince: `SELECT service_id, revision FROM service_details WHERE revision > ? ORDER BY revision LIMIT ?`,
+  // A deleted service's answer is gone too: its tombstone (migration 014) carries the revision of its going.
+  changedSince: `SELECT service_id, revision FROM service_details WHERE revision > @after
+    UNION ALL SELECT service_id, revision FROM detail_tombstones WHERE revision > @after ORDER BY revision LIMIT @limit`,
   figures: `UPDATE services SET uptime_30d = @ratio, checks_30d = @checks, median_latency_ms_30d = @median
     WHERE id = @id AND (uptime_30d IS NOT @ratio OR checks_30d IS NOT @checks OR median_latency_ms_30d IS NOT @median)`,
 });
@@ -86,12 +89,14 @@ export function getLatestDetailRevision(db: DB): number {
  * @example for (const { service_id } of listDetailsChangedSince(db, seen, 100)) forget(service_id);
  */
 export function listDetailsChangedSince(db: DB, revision: number, limit: number): Array<{ service_id: string; revision: number }> {
-  return statements(db).changedSince.all(revision, limit) as Array<{ service_id: string; revision: number }>;
+  return statements(db).changedSince.all({ after: revision, limit }) as Array<{ service_id: string; revision: number }>;
 }
 
 function renderServiceDetail(db: DB, service: Service, uptime: Uptime): string {
   const probes = listProbes(db, service.id);
   const endpoints = listServiceEndpoints(db, service.id, { url: service.endpoint, newestProbe: probes[0] });
-  const detail: ServiceDetail = { ...service, source_urls: listSourceUrls(db, service.id), probes, uptime, endpoints };
+  const detail: ServiceDetail = { ...service, source_urls: listSourceUrls(db, service.id), probes, uptime, endpoints,
+    owner: getOwnerView(db, service.id),
+  };
   return JSON.stringify(detail);
 }

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { readServiceState, recordServiceChanges } from './changes.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
+import { isDelisted, withOwnerEdits } from './owner-edits.ts';
 import { storeServiceDetail } from './service-detail.ts';
 import { getService, listSourceUrls } from './service-read.ts';
 import type { ServiceInput, ServiceTerms } from './types.ts';
@@ -35,10 +36,12 @@ const statements = preparedOnce({
 /**
  * Inserts or updates one service with its endpoints, sources, filter facets and search text, and re-renders its
  * detail answer and 30-day figures as of `now` (data/service-detail.ts).
- * Liveness, `first_indexed`, flags and `owner_verified` of an existing service are kept.
+ * Liveness, `first_indexed`, flags and `owner_verified` of an existing service are kept; what its owner set wins.
  * @example upsertService(db, seedService, new Date().toISOString());
  */
-export function upsertService(db: DB, input: ServiceInput, now: string): void {
+export function upsertService(db: DB, found: ServiceInput, now: string): void {
+  // What the verified owner set wins over what directories say (data/owner-edits.ts).
+  const input = withOwnerEdits(db, found);
   const s = statements(db);
   const sourceKinds = [...new Set(input.sources.map((ref) => ref.source))].sort();
   const dualRail = input.rails.length >= 2 ? 1 : 0;
@@ -78,12 +81,14 @@ export function upsertService(db: DB, input: ServiceInput, now: string): void {
 
 /**
  * Writes many services in one transaction, recording in it what changed of each (data/change-detect.ts), unless
- * `changes` is false (seeding the embedded default, which is where the log starts, not a change).
+ * `changes` is false (seeding the embedded default, which is where the log starts, not a change). A delisted service
+ * is left out until it is relisted (data/owners.ts).
  */
 export function upsertServices(db: DB, inputs: readonly ServiceInput[], now: string, options: { changes?: boolean } = {}): void {
   const changes = options.changes ?? true;
   db.transaction(() => {
     for (const input of inputs) {
+      if (isDelisted(db, input.id)) continue;
       const before = changes ? readServiceState(db, input.id, true) : null;
       upsertService(db, input, now);
       if (changes) recordServiceChanges(db, input.id, before, now, true);

@@ -53,6 +53,20 @@ export function submitService(db: DB, input: SubmissionInput, now: Date): Submit
   }).immediate();
 }
 
+/**
+ * The submission an identical submit would answer, without writing: the one made with this `Idempotency-Key`, else
+ * one of the same endpoint within 24 hours; null when a new one would be queued. Lets the submit route answer a
+ * repeat before it resolves anything.
+ * @example findEarlierSubmission(db, { endpoint, idempotencyKey: 'k1' }, new Date())?.submission.id
+ */
+export function findEarlierSubmission(db: DB, input: Pick<SubmissionInput, 'endpoint' | 'idempotencyKey'>, now: Date): Submission | null {
+  const s = statements(db);
+  const byKey = input.idempotencyKey ? (s.byKey.get(input.idempotencyKey) as Submission | undefined) : undefined;
+  if (byKey) return byKey;
+  const since = new Date(now.getTime() - SUBMISSION_DEDUP_MS).toISOString();
+  return (s.recentByEndpoint.get(toEndpointKey(input.endpoint), since) as Submission | undefined) ?? null;
+}
+
 /** The earlier submission of the same endpoint within 24 hours, or a new queued one. */
 function submitEndpoint(db: DB, input: SubmissionInput, now: Date): SubmitOutcome {
   const s = statements(db);
@@ -126,4 +140,27 @@ export function markSubmissionListed(db: DB, id: string, serviceId: string, now:
 export function recordSubmissionFailure(db: DB, id: string, reason: string, now: string): Submission['status'] {
   const row = crawlStatements(db).failed.get({ id, reason, now, max: SUBMISSION_MAX_FAILURES }) as { status: Submission['status'] };
   return row.status;
+}
+
+/** A submission as an operator sees it: with the contact the submitter left. */
+export interface SubmissionRecord extends Submission {
+  contact: string | null;
+}
+
+const operatorStatements = preparedOnce({
+  all: `SELECT ${PUBLIC_COLUMNS}, contact FROM submissions ORDER BY created_at DESC, id LIMIT ?`,
+  ofStatus: `SELECT ${PUBLIC_COLUMNS}, contact FROM submissions WHERE status = ? ORDER BY created_at DESC, id LIMIT ?`,
+  reject: `UPDATE submissions SET status = 'rejected', reason = ?, updated_at = ? WHERE id = ?`,
+});
+
+/** The newest submissions (of one status, when given), newest first, for an operator. */
+export function listSubmissions(db: DB, options: { status?: Submission['status']; limit?: number } = {}): SubmissionRecord[] {
+  const s = operatorStatements(db);
+  const limit = options.limit ?? 500;
+  return (options.status ? s.ofStatus.all(options.status, limit) : s.all.all(limit)) as SubmissionRecord[];
+}
+
+/** Rejects a submission with the reason kept (an operator's decision, or a host its owner delisted). */
+export function rejectSubmission(db: DB, id: string, reason: string, now: string): void {
+  operatorStatements(db).reject.run(reason, now, id);
 }

@@ -113,12 +113,22 @@ export const Endpoint = z
   })
   .meta({ id: 'Endpoint' });
 export type Endpoint = z.infer<typeof Endpoint>;
+export const OwnerView = z
+  .object({
+    verified_at: dateTime.meta({ description: 'When the owner last proved control of the host.' }),
+    docs_url: z.string().nullable().meta({ description: 'The documentation the owner links (https).' }),
+    edited: z.array(z.enum(['name', 'description', 'category', 'main_endpoint', 'docs_url']))
+      .meta({ description: 'The fields the owner set: they win over directory data.' }),
+  })
+  .meta({ id: 'OwnerView' });
+export type OwnerView = z.infer<typeof OwnerView>;
 
 export const ServiceDetail = Service.extend({
   source_urls: z.array(z.object({ source: z.string(), url: z.string().nullable() })),
   probes: z.array(Probe).meta({ description: 'The last 20 liveness probes, newest first.' }),
   uptime: Uptime,
   endpoints: z.array(Endpoint).meta({ description: 'Every listed endpoint of the host, the main one first.' }),
+  owner: OwnerView.nullable().meta({ description: 'The verified owner of the host and what they set; null when none.' }),
 }).meta({ id: 'ServiceDetail' });
 export type ServiceDetail = z.infer<typeof ServiceDetail>;
 
@@ -253,6 +263,8 @@ export const SubmitResult = z
     id: z.string().meta({ description: 'The submission id; follow it at /api/v1/submissions/{id}.' }),
     status: SubmissionStatus,
     submission: Submission,
+    message: z.string().optional()
+      .meta({ description: 'Present when the answer is not what was sent, e.g. an Idempotency-Key first used with another endpoint.' }),
   })
   .meta({ id: 'SubmitResult', description: '`submission` is the stored record (the earlier one when deduplicated).' });
 export type SubmitResult = z.infer<typeof SubmitResult>;

@@ -10,6 +10,8 @@ import { listChangesOperation, listServiceChangesOperation } from './changes.ts'
 import {
   createWebhookOperation, deleteWebhookOperation, getWebhookOperation, listWebhookDeliveriesOperation, testWebhookOperation,
 } from './webhooks.ts';
+import { createClaimOperation, verifyClaimOperation } from './claims.ts';
+import { delistServiceOperation, editServiceOperation, recheckServiceOperation, relistServiceOperation } from './owners.ts';
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
 
 /**
@@ -32,6 +34,12 @@ export const OPERATIONS: readonly Operation[] = [
   listWebhookDeliveriesOperation,
   testWebhookOperation,
   deleteWebhookOperation,
+  createClaimOperation,
+  verifyClaimOperation,
+  editServiceOperation,
+  delistServiceOperation,
+  relistServiceOperation,
+  recheckServiceOperation,
   getCatalogOperation,
   getCatalogServiceOperation,
   createPurchaseOperation,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toServiceQuery, ServiceListQuery } from '../../domain/list-query.ts';
 import { BatchResult, ServiceDetail, ServiceList, Stats } from '../../domain/schemas.ts';
+import { getDelisting } from '../../data/owners.ts';
 import { listServices } from '../../data/service-list.ts';
 import { getServicesByIds, getStats } from '../../data/service-read.ts';
 import { apiError } from '../errors.ts';
@@ -54,12 +55,17 @@ export const getServiceOperation = defineOperation({
   summary: 'One service with where it is listed, its uptime and its last 20 checks, newest first. The id is the endpoint host as a slug; case-insensitive.',
   input: { path: idPath },
   output: ServiceDetail,
-  errors: { '404': 'not_found: no such service.' },
+  errors: { '404': 'not_found: no such service, or it was delisted (the message says so).' },
   tool: { name: 'get_service', title: 'Get one service', readOnly: true },
   examples: ({ exampleId }) => [{ path: { id: exampleId } }],
-  handle: ({ path }, { details }) => {
+  handle: ({ path }, { details, deps }) => {
     const id = path.id.toLowerCase();
     const detail = details.read(id);
+    const delisting = detail === null ? getDelisting(deps.db, id) : null;
+    if (delisting) {
+      const who = delisting.by === 'owner' ? 'its owner' : 'an operator';
+      throw apiError(404, 'not_found', `The service "${id}" is not listed: ${who} delisted it${delisting.reason ? ` (${delisting.reason.slice(0, 200)})` : ''}.`);
+    }
     if (detail === null) throw apiError(404, 'not_found', `No service with id "${id.slice(0, 100)}". Find ids at /api/v1/services.`);
     return new JsonBytes(detail.body, detail.digest);
   },

@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { createDnsResolver } from '../../crawler/dns.ts';
 import { Submission, SubmitResult } from '../../domain/schemas.ts';
-import { getSubmission, submitService } from '../../data/submissions.ts';
+import { findEarlierSubmission, getSubmission, submitService, toEndpointKey } from '../../data/submissions.ts';
 import { assertPublicUrl, TargetError } from '../../crawler/targets.ts';
+import type { AppDeps } from '../app.ts';
 import { apiError } from '../errors.ts';
+import { createLookupGate, type LookupGate } from '../lookup-gate.ts';
 import { defineOperation } from '../operation.ts';
 
 /** Submissions: anyone may submit an endpoint; the next crawl probes it and lists it when it answers a challenge. */
@@ -45,11 +48,17 @@ export const submitServiceOperation = defineOperation({
   errors: { '400': 'invalid_json or invalid_endpoint.', '413': 'invalid_json: body over 64 KiB.' },
   tool: { name: 'submit_service', title: 'Submit a service for listing', readOnly: false },
   examples: () => [{ body: { endpoint: 'https://api.example.com/v1/pay', name: 'Example' }, headers: { 'Idempotency-Key': '7f3c2a' } }],
-  handle: async ({ body, headers }, { deps }) => {
-    const endpoint = await toPublicEndpoint(body.endpoint, { allow: deps.config.allowPrivateTargets, lookup: deps.lookup });
-    const input = { endpoint, name: body.name, contact: body.contact, idempotencyKey: headers['idempotency-key'] };
-    const { submission, deduplicated } = submitService(deps.db, input, deps.now());
-    return { ok: true, deduplicated, id: submission.id, status: submission.status, submission } satisfies SubmitResult;
+  handle: async ({ body, headers }, { deps, client = 'local' }) => {
+    const allow = deps.config.allowPrivateTargets;
+    const idempotencyKey = headers['idempotency-key'];
+    // A repeat is answered before any lookup: only a new submission costs one.
+    const given = await toPublicEndpoint(body.endpoint, { allow, resolve: false });
+    const earlier = findEarlierSubmission(deps.db, { endpoint: given, idempotencyKey }, deps.now());
+    if (earlier) return toSubmitResult(earlier, true, given);
+    const gate = lookupGate(deps);
+    const endpoint = await toPublicEndpoint(given, { allow, lookup: (host) => gate.lookup(client, host) });
+    const { submission, deduplicated } = submitService(deps.db, { endpoint, name: body.name, contact: body.contact, idempotencyKey }, deps.now());
+    return toSubmitResult(submission, deduplicated, endpoint);
   },
 });
 
@@ -71,7 +80,28 @@ export const getSubmissionOperation = defineOperation({
   },
 });
 
-async function toPublicEndpoint(endpoint: string, options: Parameters<typeof assertPublicUrl>[1]): Promise<string> {
+/** The answer to a submit; when it echoes a submission of another endpoint (a reused Idempotency-Key), it says so. */
+function toSubmitResult(submission: Submission, deduplicated: boolean, sent: string): SubmitResult {
+  const result: SubmitResult = { ok: true, deduplicated, id: submission.id, status: submission.status, submission };
+  if (deduplicated && toEndpointKey(submission.endpoint) !== toEndpointKey(sent)) {
+    result.message = `This Idempotency-Key was first used for ${submission.endpoint}: that submission is answered, and ${sent} was not submitted. Use a new key for a new endpoint.`;
+  }
+  return result;
+}
+
+const gates = new WeakMap<AppDeps, LookupGate>();
+
+/** The app's lookups of submitted hosts: DNS_SERVERS (else the system's) resolver, with a time limit and caps. */
+function lookupGate(deps: AppDeps): LookupGate {
+  let gate = gates.get(deps);
+  if (!gate) {
+    gate = createLookupGate(deps.lookup ?? createDnsResolver({ servers: deps.config.dnsServers }).lookupAll);
+    gates.set(deps, gate);
+  }
+  return gate;
+}
+
+async function toPublicEndpoint(endpoint: string, options: Omit<Parameters<typeof assertPublicUrl>[1], 'onUnresolvable'>): Promise<string> {
   try {
     const url = await assertPublicUrl(endpoint, { ...options, onUnresolvable: 'accept' });
     return url.href;

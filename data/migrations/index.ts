@@ -11,6 +11,7 @@ import * as changes from './010-changes.ts';
 import * as interruptedRuns from './011-interrupted-runs.ts';
 import * as flagsAndEndpointChecks from './012-flags-and-endpoint-checks.ts';
 import * as webhooks from './013-webhooks.ts';
+import * as owners from './014-owners.ts';
 import * as probeTimes from './015-probe-times.ts';
 import type { DB } from '../db.ts';
 
@@ -32,5 +33,6 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '011-interrupted-runs', ...interruptedRuns },
   { name: '012-flags-and-endpoint-checks', ...flagsAndEndpointChecks },
   { name: '013-webhooks', ...webhooks },
+  { name: '014-owners', ...owners },
   { name: '015-probe-times', ...probeTimes },
 ];

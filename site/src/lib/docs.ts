@@ -38,8 +38,8 @@ export interface DocsOptions {
 }
 
 const get = (url: string) => `curl -s ${shellQuote(url)}`;
-const post = (url: string, body: unknown, headers: string[] = []) =>
-  [`curl -s -X POST ${shellQuote(url)}`, `-H 'content-type: application/json'`, ...headers.map((h) => `-H ${shellQuote(h)}`),
+const post = (url: string, body: unknown, headers: string[] = [], method = 'POST') =>
+  [`curl -s -X ${method} ${shellQuote(url)}`, `-H 'content-type: application/json'`, ...headers.map((h) => `-H ${shellQuote(h)}`),
     `-d ${shellQuote(JSON.stringify(body))}`].join(' \\\n  ');
 
 /** Anchors on /docs that pages and llms.txt already link to, by operation id; others take the id in kebab case. */
@@ -167,7 +167,7 @@ function toCurl(operation: Operation, origin: string, example: OperationExample)
   const headers = Object.entries(example.headers ?? {}).map(([name, value]) => `${name}: ${value}`);
   if (operation.method === 'GET') return [get(url), ...headers.map((h) => `-H ${shellQuote(h)}`)].join(' \\\n  ');
   if (operation.method === 'DELETE') return [`curl -s -X DELETE ${shellQuote(url)}`, ...headers.map((h) => `-H ${shellQuote(h)}`)].join(' \\\n  ');
-  return post(url, example.body ?? {}, headers);
+  return post(url, example.body ?? {}, headers, operation.method);
 }
 
 /** What an operation answers: its output's shape and fields, and its statuses. */

@@ -1,4 +1,5 @@
-import { FLAG_EXPLANATIONS, FLAGS, type EndpointCheck, type Service, type ServiceDetail } from '../../../domain/schemas.ts';
+import { FLAG_EXPLANATIONS, FLAGS, type EndpointCheck, type OwnerView, type Service, type ServiceDetail } from '../../../domain/schemas.ts';
+import { getOwnerView } from '../../../data/owner-edits.ts';
 import type { DB } from '../../../data/db.ts';
 import { median } from '../../../data/median.ts';
 import { countEndpoints, listEndpoints, listProbeDays, type EndpointRecord } from '../../../data/pages.ts';
@@ -130,6 +131,8 @@ export interface ListingView {
   listings: Link[];
   moreListings: number;
   baseUrl: Link;
+  /** The verified owner: when they verified, the fields they set (shown as theirs), their docs link; null when none. */
+  owner: { text: string; docs: Link | null } | null;
   mainEndpoint: Link;
   endpoints: EndpointPageView;
   recentChecks: RecentCheckView[];
@@ -250,6 +253,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     listings: listings.slice(0, MAX_LISTINGS),
     moreListings: Math.max(0, listings.length - MAX_LISTINGS),
     baseUrl: { text: baseUrl, href: toSafeHref(baseUrl) },
+    owner: toOwnerFact(getOwnerView(facts.db, service.id)),
     mainEndpoint: { text: service.endpoint, href: toSafeHref(service.endpoint) },
     endpoints: toEndpointPage(service, facts, main, last),
     recentChecks: probes.map(toRecentCheck),
@@ -414,3 +418,12 @@ function toRecentCheck(probe: ProbeRecord): RecentCheckView {
     reason: probe.ok ? '' : probe.reason ?? 'No payment challenge in the answer.',
   };
 }
+
+/** The owner fact of a listing page: fields the owner set are named, so a reader knows whose words they are. */
+function toOwnerFact(owner: OwnerView | null): ListingView['owner'] {
+  if (!owner) return null;
+  const fields = owner.edited.filter((field) => field !== 'docs_url').map((field) => field.replace('_', ' '));
+  const text = `Verified ${owner.verified_at.slice(0, 10)}${fields.length > 0 ? `; set by the owner: ${fields.join(', ')}` : ''}`;
+  return { text, docs: owner.docs_url ? { text: owner.docs_url, href: toSafeHref(owner.docs_url) } : null };
+}
+

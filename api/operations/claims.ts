@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { checkOwnership, toOwnershipPlaces } from '../../crawler/ownership.ts';
+import { createClaim, getClaim, recordClaimAttempt, verifyClaim } from '../../data/claims.ts';
+import { getService } from '../../data/service-read.ts';
+import { apiError } from '../errors.ts';
+import { JsonReply } from '../http.ts';
+import { defineOperation } from '../operation.ts';
+import { hashOwnerKey, newOwnerKey } from '../owner-key.ts';
+import { ownerRuntime } from '../owner-runtime.ts';
+
+/**
+ * Claims (DESIGN.md "Owners and operators"): whoever controls a service's host proves it by serving a token, and gets
+ * the owner key. Not MCP tools: the key they answer is a secret an agent's transcript should never hold.
+ */
+
+const dateTime = z.iso.datetime({ offset: true });
+
+export const Claim = z
+  .object({
+    id: z.string().meta({ example: 'clm_3q2xkS1bUu9o0nQW' }),
+    service_id: z.string(),
+    token: z.string().meta({ description: 'Serve it as the whole body of well_known_url, or as the TXT record dns_name.' }),
+    well_known_url: z.string().meta({ example: 'https://api.example.com/.well-known/payable-service-index.txt' }),
+    dns_name: z.string().meta({ example: '_payable-service-index.api.example.com' }),
+    expires_at: dateTime.meta({ description: 'Seven days after the claim: verify before then.' }),
+  })
+  .meta({ id: 'Claim' });
+
+export const ClaimVerified = z
+  .object({
+    status: z.literal('verified'),
+    service_id: z.string(),
+    owner_key: z.string().meta({ description: 'psi_…: shown once; send it as Authorization: Bearer on the owner routes. It replaces any earlier key.' }),
+  })
+  .meta({ id: 'ClaimVerified' });
+
+export const createClaimOperation = defineOperation({
+  id: 'createClaim',
+  method: 'POST',
+  path: '/api/v1/claims',
+  group: 'index',
+  summary: 'Claim a service: answers a token to serve at the host\'s well-known file or in a TXT record, then verify the claim within 7 days.',
+  input: {
+    body: z.object({
+      service_id: z.string({ error: 'is required: the id of a listed service' }).trim().min(1, { error: 'is required: the id of a listed service' })
+        .max(300, { error: 'is over 300 characters' }).meta({ description: 'The id of a listed service.' }),
+    }).meta({ id: 'ClaimRequest' }),
+  },
+  output: Claim,
+  status: 201,
+  errors: { '400': 'invalid_json.', '404': 'not_found: no such listed service.', '413': 'invalid_json: body over 64 KiB.' },
+  examples: ({ exampleId }) => [{ body: { service_id: exampleId } }],
+  handle: ({ body }, { deps, client = 'local' }) => {
+    const id = body.service_id.toLowerCase();
+    const service = getService(deps.db, id);
+    if (!service) throw apiError(404, 'not_found', `No listed service with id "${id.slice(0, 100)}". Find ids at /api/v1/services.`);
+    if (service.endpoint.startsWith('acp://')) throw apiError(409, 'conflict', 'An ACP merchant has no HTTP host to serve a token from; it cannot be claimed here.');
+    const runtime = ownerRuntime(deps);
+    runtime.spend('claimsPerClient', client, 'claims from one client');
+    runtime.spend('claimsPerService', id, 'claims of one service');
+    const claim = createClaim(deps.db, { service_id: id, client, now: deps.now() });
+    const answer = { id: claim.id, service_id: id, token: claim.token, ...toOwnershipPlaces(service.endpoint), expires_at: claim.expires_at };
+    return new JsonReply(201, { 'cache-control': 'no-store' }, answer satisfies z.infer<typeof Claim>);
+  },
+});
+
+export const verifyClaimOperation = defineOperation({
+  id: 'verifyClaim',
+  method: 'POST',
+  path: '/api/v1/claims/{id}/verify',
+  group: 'index',
+  summary: 'Verify a claim: the index reads the well-known file (5 s, 4 KiB, same host) and the TXT record; either holding the token answers the owner key, shown once.',
+  input: { path: z.object({ id: z.string().meta({ description: 'The claim id.' }) }) },
+  output: ClaimVerified,
+  errors: {
+    '404': 'not_found: no such claim, or its service is no longer listed.',
+    '409': 'conflict: the token was not found (the message says what was found instead), the claim expired, or it was verified already.',
+  },
+  examples: () => [{ path: { id: '{claim_id}' } }],
+  handle: async ({ path }, { deps, client = 'local' }) => {
+    const claim = getClaim(deps.db, path.id);
+    if (!claim) throw apiError(404, 'not_found', 'No claim with that id. Make one with POST /api/v1/claims.');
+    if (claim.status === 'verified') throw apiError(409, 'conflict', 'This claim was verified already; its key was shown then. Make a new claim to get a new key.');
+    if (Date.parse(claim.expires_at) <= deps.now().getTime()) {
+      throw apiError(409, 'conflict', `This claim expired at ${claim.expires_at}. Make a new claim with POST /api/v1/claims.`);
+    }
+    const service = getService(deps.db, claim.service_id);
+    if (!service) throw apiError(404, 'not_found', `The service "${claim.service_id}" is not listed now.`);
+    const runtime = ownerRuntime(deps);
+    runtime.spend('verificationsPerClient', client, 'verifications from one client');
+    runtime.spend('verificationsPerService', claim.service_id, 'verifications of one service');
+    const check = await checkOwnership(service.endpoint, claim.token, { dispatcher: runtime.agent().dispatcher, allow: deps.config.allowPrivateTargets, dns: runtime.dns });
+    if (!check.verified) {
+      recordClaimAttempt(deps.db, claim.id, check.found);
+      throw apiError(409, 'conflict', `The token was not found: ${check.found}.`);
+    }
+    const key = newOwnerKey();
+    if (!verifyClaim(deps.db, claim, hashOwnerKey(key), deps.now().toISOString())) {
+      throw apiError(409, 'conflict', 'This claim was verified already; its key was shown then.');
+    }
+    deps.onDataChanged?.();
+    return { status: 'verified', service_id: claim.service_id, owner_key: key } satisfies z.infer<typeof ClaimVerified>;
+  },
+});

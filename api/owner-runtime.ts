@@ -1,0 +1,64 @@
+import { createDnsResolver, type DnsResolver } from '../crawler/dns.ts';
+import { createProbeAgent, type ProbeAgent } from '../crawler/probe.ts';
+import type { AppDeps } from './app.ts';
+import { apiError } from './errors.ts';
+import { createRateLimiter, type RateLimiter } from './ratelimit.ts';
+
+/*
+ * What the claim and owner routes share within one app: the DNS resolver, the guarded connections they reach owners'
+ * hosts with, and their own limits, on top of the API's per-client rate limit (claims and verifications reach out to
+ * other hosts, so each client and each service gets few of them).
+ */
+
+/** Claims: per client 10 an hour, per service 20. Verifications: per client 30 an hour, per service 60. */
+export const CLAIM_LIMITS = {
+  claimsPerClient: { limit: 10, windowSeconds: 3600 },
+  claimsPerService: { limit: 20, windowSeconds: 3600 },
+  verificationsPerClient: { limit: 30, windowSeconds: 3600 },
+  verificationsPerService: { limit: 60, windowSeconds: 3600 },
+  /** An owner's recheck probes the main endpoint at most once a minute per service. */
+  rechecksPerService: { limit: 1, windowSeconds: 60 },
+} as const;
+
+type LimitName = keyof typeof CLAIM_LIMITS;
+
+export interface OwnerRuntime {
+  dns: DnsResolver;
+  /** Made on first use: an app that never checks an owner's host opens no pool. */
+  agent(): ProbeAgent;
+  /** Spends one of `name`'s tokens for `key`, or throws 429 `rate_limited` saying what to wait for. */
+  spend(name: LimitName, key: string, what: string): void;
+}
+
+const runtimes = new WeakMap<AppDeps, OwnerRuntime>();
+
+/**
+ * The owner runtime of an app's dependencies, made once.
+ * @example ownerRuntime(deps).spend('claimsPerClient', client, 'claims from this client');
+ */
+export function ownerRuntime(deps: AppDeps): OwnerRuntime {
+  let runtime = runtimes.get(deps);
+  if (!runtime) {
+    runtime = createOwnerRuntime(deps);
+    runtimes.set(deps, runtime);
+  }
+  return runtime;
+}
+
+function createOwnerRuntime(deps: AppDeps): OwnerRuntime {
+  const dns = deps.dns ?? createDnsResolver({ servers: deps.config.dnsServers });
+  const limiters = Object.fromEntries(Object.entries(CLAIM_LIMITS).map(([name, rate]) => [name, createRateLimiter(rate)])) as Record<LimitName, RateLimiter>;
+  let agent: ProbeAgent | undefined;
+  return {
+    dns,
+    agent: () => (agent ??= createProbeAgent({ allow: deps.config.allowPrivateTargets })),
+    spend(name, key, what) {
+      const taken = limiters[name].take(key, deps.now().getTime());
+      if (taken.allowed) return;
+      const { limit, windowSeconds } = CLAIM_LIMITS[name];
+      throw apiError(429, 'rate_limited', `Over ${limit} ${what} per ${windowSeconds >= 3600 ? `${windowSeconds / 3600} h` : `${windowSeconds} s`}. Retry after the Retry-After seconds.`, {
+        headers: { 'retry-after': String(taken.retryAfterSeconds) },
+      });
+    },
+  };
+}

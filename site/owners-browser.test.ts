@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, serveApp } from '../api/app.ts';
+import { testConfig } from '../api/testing.ts';
+import { rejectSubmission, submitService } from '../data/submissions.ts';
+import { createSite } from './build/site.ts';
+import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from './testing.ts';
+
+/**
+ * The submit, submission and owners pages in a real browser (Debian's chromium through playwright-core), against the
+ * real app serving a built fixture site over a socket, each checked with axe.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let browser: Browser;
+let site: FixtureSite;
+let origin: string;
+let close: () => Promise<void>;
+const db = openFixtureDatabase();
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`bash scripts/ensure-chromium.sh\``);
+  site = await buildFixtureSite(db);
+  const pages = createSite(db, site.options);
+  const app = createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, lookup: async () => [], site: { distDir: site.distDir, renderHome: pages.renderHome } });
+  const server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
+  await server.ready();
+  origin = new URL(server.url!).origin;
+  close = async () => {
+    await server.close(true);
+    site.remove();
+  };
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await close?.();
+});
+
+async function seriousViolations(page: Page): Promise<Array<{ id: string; targets: string[] }>> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+describe('owner and submission pages in chromium', { timeout: 120_000 }, () => {
+  it('submits through the form, then follows the submission on its status page', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${origin}/submit`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.fill('#endpoint', 'https://new-service.example.org/v1/pay');
+    await page.fill('#name', '<img src=x onerror=alert(1)>');
+    await page.click('#submit-form button');
+    const link = page.locator('#submit-result a');
+    await link.waitFor();
+    expect(await link.textContent()).toMatch(/^Follow submission sub_/);
+    await link.click();
+    await page.waitForSelector('#submission-facts:not([hidden])');
+    const facts = await page.locator('#submission-facts').innerText();
+    expect(facts).toContain('https://new-service.example.org/v1/pay');
+    expect(facts).toContain('queued');
+    expect(facts).toContain('The next crawl probes the endpoint');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a rejected submission with its reason, and says so for an unknown id', async () => {
+    const { submission } = submitService(db, { endpoint: 'https://gone.example.org/pay', name: null, contact: null, idempotencyKey: null }, FIXTURE_NOW);
+    rejectSubmission(db, submission.id, 'no challenge <b>detected</b> after 3 crawls', FIXTURE_NOW.toISOString());
+    const page = await browser.newPage({ bypassCSP: true });
+    await page.goto(`${origin}/submissions/${submission.id}`);
+    await page.waitForSelector('#submission-facts:not([hidden])');
+    const facts = await page.locator('#submission-facts').innerText();
+    expect(facts).toContain('rejected');
+    expect(facts).toContain('no challenge <b>detected</b> after 3 crawls');
+    expect(facts).toContain('Fix what the reason says');
+    await page.goto(`${origin}/submissions/sub_nope`);
+    await page.waitForFunction(() => document.querySelector('#submission-problem')?.textContent !== '');
+    expect(await page.locator('#submission-problem').textContent()).toContain('No submission with that id');
+    await page.close();
+  });
+
+  it('without JavaScript, /submit shows the curl to use', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${origin}/submit`);
+    expect(await page.locator('#submit-form').isVisible()).toBe(false);
+    expect(await page.locator('noscript pre, pre').first().innerText()).toContain('/api/v1/submit');
+    await context.close();
+    // Each page's policy allows scripts from this origin only: none of these pages carries an inline script.
+    for (const path of ['/submit', '/submissions/sub_x', '/owners']) {
+      const html = await (await fetch(`${origin}${path}`, { headers: { accept: 'text/html' } })).text();
+      expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g), path).toBeNull();
+    }
+  });
+
+  it('/owners explains claim, edit, delist and follow, without accessibility violations', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    await page.goto(`${origin}/owners`);
+    const text = await page.locator('main').innerText();
+    for (const words of ['/api/v1/claims', '.well-known/payable-service-index.txt', '_payable-service-index.', 'PATCH', '/delist', '/recheck', 'feed.xml', '/api/v1/webhooks']) {
+      expect(text).toContain(words);
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  });
+});
