@@ -12,7 +12,7 @@ import { mcpRoutes } from './mcp/http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { readPart, type Operation, type OperationContext } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
-import { createRateLimiter } from './ratelimit.ts';
+import { createRateLimiter, type RateLimiter } from './ratelimit.ts';
 import { createSiteHandler, type StaticSiteOptions } from './static.ts';
 
 /** What every route needs, passed in so tests can give their own. */
@@ -24,6 +24,8 @@ export interface AppDeps {
   lookup?: (host: string) => Promise<string[]>;
   /** The built site to serve for non-API GET and HEAD paths (api/static.ts); without it they answer JSON 404s. */
   site?: StaticSiteOptions;
+  /** The process's rate limiter, when apps replace one another in one process (a replica's); else one of its own. */
+  limiter?: RateLimiter;
 }
 
 type Method = 'GET' | 'POST' | 'DELETE';
@@ -93,7 +95,7 @@ export function createApp(deps: AppDeps): App {
   const details = createDetailCache(deps.db);
   const routes = toRoutes({ deps, details });
   const layer = createHttpLayer({
-    limiter: createRateLimiter(deps.config.rateLimit),
+    limiter: deps.limiter ?? createRateLimiter(deps.config.rateLimit),
     rateLimit: deps.config.rateLimit,
     trustProxy: deps.config.trustProxy,
     nowMs: () => deps.now().getTime(),
