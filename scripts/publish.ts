@@ -6,10 +6,12 @@
  * come from PUBLISH_TO instead of --to. Exits 0 when published, 1 when the store failed, 2 on bad arguments or no
  * release to publish.
  */
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { createGzip } from 'node:zlib';
 import { Presets, SingleBar } from 'cli-progress';
 import { readConfig } from '../api/config.ts';
 import { writeDatabaseCopy } from '../data/backup.ts';
@@ -73,8 +75,12 @@ async function main(): Promise<number> {
     } finally {
       db.close();
     }
+    // Stored compressed (about a fifth of the size) and served with Content-Encoding: gzip, which HTTP clients
+    // and replicas decode as they read; level 1 keeps a publish fast, and the same copy compresses to the same bytes.
+    const compressed = `${copy}.gz`;
+    await pipeline(createReadStream(copy), createGzip({ level: 1 }), createWriteStream(compressed));
     const store = createStore(createS3Client(process.env), args.target);
-    const summary = await publishSite({ store, root, extra: { [DATABASE_KEY]: copy }, concurrency: args.concurrency, ...createProgress() });
+    const summary = await publishSite({ store, root, extra: { [DATABASE_KEY]: { source: compressed, contentEncoding: 'gzip' } }, concurrency: args.concurrency, ...createProgress() });
     console.log(`published to s3://${args.target.bucket}/${args.target.prefix}: ${summary.uploaded} uploaded (${formatBytes(summary.bytes)}), `
       + `${summary.unchanged} unchanged, ${summary.deleted} deleted, in ${summary.seconds.toFixed(1)} s`);
     return 0;

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
 import type { Server } from 'srvx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDatabaseCopy } from '../../data/backup.ts';
@@ -31,8 +32,10 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
   const publishCopy = async () => {
     const copy = join(dir, 'copy.db');
     writeDatabaseCopy(db, copy);
+    // Stored compressed, as npm run publish stores it: the replica reads it through Content-Encoding.
+    writeFileSync(`${copy}.gz`, gzipSync(readFileSync(copy)));
     const target = createStore(createS3Client(store.env), readTarget('s3://site/index'));
-    await publishSite({ store: target, root: site.distDir, extra: { 'snapshots/index.db': copy } });
+    await publishSite({ store: target, root: site.distDir, extra: { 'snapshots/index.db': { source: `${copy}.gz`, contentEncoding: 'gzip' } } });
   };
   const json = async (base: string, path: string) => {
     const answer = await fetch(`${base}${path}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_MANIFEST, toPublishPlan, toWave, type Manifest, type PublishFile } from './plan.ts';
 
-const file = (path: string, digest = `d-${path}`): PublishFile => ({ path, size: 10, digest, contentType: 'x', cacheControl: 'y' });
+const file = (path: string, digest = `d-${path}`): PublishFile => ({ path, size: 10, digest, contentType: 'x', cacheControl: 'y', contentEncoding: null });
 
 describe('toWave', () => {
   it.each([

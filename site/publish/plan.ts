@@ -18,6 +18,8 @@ export interface PublishFile {
   digest: string;
   contentType: string;
   cacheControl: string;
+  /** `gzip` for a file stored compressed (served with `Content-Encoding: gzip`), else null. */
+  contentEncoding: string | null;
 }
 
 /**

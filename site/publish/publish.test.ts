@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,7 @@ interface Stored {
   body: Buffer;
   contentType: string | undefined;
   cacheControl: string | undefined;
+  contentEncoding: string | undefined;
 }
 
 /** Every object under the prefix, by its path below it. */
@@ -43,6 +45,7 @@ async function readStore(client: S3Client): Promise<Map<string, Stored>> {
       body: Buffer.from(await answer.Body!.transformToByteArray()),
       contentType: answer.ContentType,
       cacheControl: answer.CacheControl,
+      contentEncoding: answer.ContentEncoding,
     });
   }
   return stored;
@@ -144,8 +147,9 @@ describe('npm run publish against a real S3-compatible store', () => {
     expect(headers('pricing.md')[0]).toBe('text/markdown; charset=utf-8');
     const css = [...stored.keys()].find((path) => path.startsWith('_astro/') && path.endsWith('.css'))!;
     expect(headers(css)).toEqual(['text/css; charset=utf-8', 'public, max-age=31536000, immutable']);
-    expect(headers('snapshots/index.db')[0]).toBe('application/vnd.sqlite3');
-    writeFileSync(join(dir, 'copy.db'), stored.get('snapshots/index.db')!.body);
+    expect(headers('snapshots/index.db')).toEqual(['application/vnd.sqlite3', 'public, max-age=60, s-maxage=300']);
+    expect(stored.get('snapshots/index.db')!.contentEncoding).toBe('gzip');
+    writeFileSync(join(dir, 'copy.db'), gunzipSync(stored.get('snapshots/index.db')!.body));
     const copy = new Database(join(dir, 'copy.db'), { readonly: true });
     expect(copy.prepare('SELECT count(*) FROM services').pluck().get()).toBe(6);
     expect(copy.prepare('SELECT count(*) FROM probes').pluck().get()).toBe(db.prepare('SELECT count(*) FROM probes').pluck().get());

@@ -17,11 +17,17 @@ export interface PublishOptions {
   /** The release folder (resolved once: a build switching `dist` meanwhile does not mix two releases). */
   root: string;
   /** Files from outside the release, by their path in the store (`snapshots/index.db`). */
-  extra?: Record<string, string>;
+  extra?: Record<string, ExtraFile>;
   /** Uploads in flight at once. */
   concurrency?: number;
   onStart?: (plan: { uploads: number; bytes: number; unchanged: number; deletions: number }) => void;
   onUpload?: (file: PublishFile) => void;
+}
+
+/** A file from outside the release: where it is on disk, and `gzip` when it is stored compressed. */
+export interface ExtraFile {
+  source: string;
+  contentEncoding?: 'gzip';
 }
 
 export interface PublishSummary {
@@ -36,7 +42,7 @@ export interface PublishSummary {
 export const DEFAULT_CONCURRENCY = 16;
 
 /**
- * @example const summary = await publishSite({ store, root: realpathSync('dist'), extra: { 'snapshots/index.db': copy } });
+ * @example const summary = await publishSite({ store, root: realpathSync('dist'), extra: { 'snapshots/index.db': { source: copy } } });
  */
 export async function publishSite(options: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
@@ -86,25 +92,24 @@ interface SourcedFile extends PublishFile {
  * Every file of the release (dotfiles and dot folders left out: build records, never served) and the extra
  * files, with the digest each would be stored under.
  */
-export async function listPublishFiles(root: string, extra: Record<string, string>): Promise<SourcedFile[]> {
+export async function listPublishFiles(root: string, extra: Record<string, ExtraFile>): Promise<SourcedFile[]> {
   const found = (await readdir(root, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')));
-  const sources: Array<[string, string]> = [...found.map((path): [string, string] => [path, join(root, path)]), ...Object.entries(extra)];
+  const sources: Array<[string, ExtraFile]> = [...found.map((path): [string, ExtraFile] => [path, { source: join(root, path) }]), ...Object.entries(extra)];
   const files: SourcedFile[] = [];
-  await forEachConcurrent(sources, 32, async ([path, source]) => {
+  await forEachConcurrent(sources, 32, async ([path, { source, contentEncoding }]) => {
     const body = await readSource(source, path);
-    const contentType = toContentType(path);
-    const cacheControl = toCacheControl(path);
-    files.push({ path, size: body.length, digest: toDigest(body, { contentType, cacheControl }), contentType, cacheControl, source });
+    const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path), contentEncoding: contentEncoding ?? null };
+    files.push({ path, size: body.length, digest: toDigest(body, headers), ...headers, source });
   });
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
 
 /** The digest of a file as stored: its content and the headers it is stored with. */
-function toDigest(body: Uint8Array, headers: { contentType: string; cacheControl: string }): string {
-  return createHash('sha256').update(body).update(`\n${headers.contentType}\n${headers.cacheControl}`).digest('hex');
+function toDigest(body: Uint8Array, headers: Pick<PublishFile, 'contentType' | 'cacheControl' | 'contentEncoding'>): string {
+  return createHash('sha256').update(body).update(`\n${headers.contentType}\n${headers.cacheControl}\n${headers.contentEncoding ?? ''}`).digest('hex');
 }
 
 async function readSource(source: string, path: string): Promise<Buffer> {
