@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { toCacheControl, toContentType } from '../build/headers.ts';
 import { forEachConcurrent } from '../build/concurrent.ts';
@@ -90,26 +90,65 @@ interface SourcedFile extends PublishFile {
 
 /**
  * Every file of the release (dotfiles and dot folders left out: build records, never served) and the extra
- * files, with the digest each would be stored under.
+ * files, with the digest each would be stored under. A release file whose size and modification time match the
+ * release's digest cache (`.publish-digests.json`, written here) is not read again: a page rendered since is a new
+ * file with a new time.
  */
 export async function listPublishFiles(root: string, extra: Record<string, ExtraFile>): Promise<SourcedFile[]> {
   const found = (await readdir(root, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')));
-  const sources: Array<[string, ExtraFile]> = [...found.map((path): [string, ExtraFile] => [path, { source: join(root, path) }]), ...Object.entries(extra)];
+  const cached = await readDigestCache(root);
+  const fresh: DigestCache = {};
   const files: SourcedFile[] = [];
-  await forEachConcurrent(sources, 32, async ([path, { source, contentEncoding }]) => {
+  await forEachConcurrent(found, 32, async (path) => {
+    const source = join(root, path);
+    const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path), contentEncoding: null };
+    const seen = await stat(source).catch(() => null);
+    const known = seen && cached[path];
+    const digest = known && known.size === seen.size && known.mtimeMs === seen.mtimeMs && known.headers === toHeaderText(headers)
+      ? known.digest
+      : toDigest(await readSource(source, path), headers);
+    if (seen) fresh[path] = { size: seen.size, mtimeMs: seen.mtimeMs, headers: toHeaderText(headers), digest };
+    files.push({ path, size: seen?.size ?? 0, digest, ...headers, source });
+  });
+  for (const [path, { source, contentEncoding }] of Object.entries(extra)) {
     const body = await readSource(source, path);
     const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path), contentEncoding: contentEncoding ?? null };
     files.push({ path, size: body.length, digest: toDigest(body, headers), ...headers, source });
-  });
+  }
+  await writeDigestCache(root, fresh);
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+/** Digests of a release's files as last read, by path. */
+type DigestCache = Record<string, { size: number; mtimeMs: number; headers: string; digest: string }>;
+
+const DIGEST_CACHE = '.publish-digests.json';
+
+async function readDigestCache(root: string): Promise<DigestCache> {
+  try {
+    return JSON.parse(await readFile(join(root, DIGEST_CACHE), 'utf8')) as DigestCache;
+  } catch {
+    return {};
+  }
+}
+
+/** Written beside its place and renamed over it; a release that cannot take it (read-only) is simply read whole next time. */
+async function writeDigestCache(root: string, cache: DigestCache): Promise<void> {
+  const path = join(root, DIGEST_CACHE);
+  await writeFile(`${path}.tmp-${process.pid}`, JSON.stringify(cache))
+    .then(() => rename(`${path}.tmp-${process.pid}`, path))
+    .catch(() => undefined);
+}
+
+const toHeaderText = (headers: Pick<PublishFile, 'contentType' | 'cacheControl' | 'contentEncoding'>) =>
+  `${headers.contentType}\n${headers.cacheControl}\n${headers.contentEncoding ?? ''}`;
+
 /** The digest of a file as stored: its content and the headers it is stored with. */
 function toDigest(body: Uint8Array, headers: Pick<PublishFile, 'contentType' | 'cacheControl' | 'contentEncoding'>): string {
-  return createHash('sha256').update(body).update(`\n${headers.contentType}\n${headers.cacheControl}\n${headers.contentEncoding ?? ''}`).digest('hex');
+  return createHash('sha256').update(body).update(`\n${toHeaderText(headers)}`).digest('hex');
 }
 
 async function readSource(source: string, path: string): Promise<Buffer> {
