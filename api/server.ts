@@ -5,7 +5,8 @@ import { readSiteOptions } from '../site/build/config.ts';
 import { createSite } from '../site/build/site.ts';
 import { createApp, serveApp } from './app.ts';
 import { readConfig } from './config.ts';
-import { readReplicaConfig, serveReplica } from './replica/serve.ts';
+import { readReplicaConfig } from './replica/config.ts';
+import { serveReplica } from './replica/serve.ts';
 
 /**
  * `npm start`: open (creating and seeding when new) the database, serve the index, and keep it fresh with a

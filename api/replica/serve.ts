@@ -6,7 +6,7 @@ import { createSite } from '../../site/build/site.ts';
 import { createApp, serveApp, type App } from '../app.ts';
 import { readConfig } from '../config.ts';
 import { createRateLimiter } from '../ratelimit.ts';
-import { readReplicaConfig, type ReplicaConfig } from './config.ts';
+import { readReplicaConfig } from './config.ts';
 import { downloadCopy, type CopyVersion } from './download.ts';
 import { createSwitchingApp } from './switch.ts';
 import { redirectWrite } from './writes.ts';
@@ -86,7 +86,5 @@ export async function serveReplica(env: NodeJS.ProcessEnv, log: (line: string) =
     },
   };
 }
-
-export { readReplicaConfig, type ReplicaConfig };
 
 const toMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
