@@ -15,7 +15,7 @@ import { createOpenApiDocument } from './openapi.ts';
 import { readPart, type Operation, type OperationContext } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { toOwnOrigin } from './origin.ts';
-import { createRateLimiter } from './ratelimit.ts';
+import { createRateLimiter, type RateLimiter } from './ratelimit.ts';
 import { createSiteHandler, type StaticSiteOptions } from './static.ts';
 
 /** What every route needs, passed in so tests can give their own. */
@@ -34,6 +34,8 @@ export interface AppDeps {
   onDataChanged?: () => void;
   /** The built site to serve for non-API GET and HEAD paths (api/static.ts); without it they answer JSON 404s. */
   site?: StaticSiteOptions;
+  /** The process's rate limiter, when apps replace one another in one process (a replica's); else one of its own. */
+  limiter?: RateLimiter;
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -106,7 +108,7 @@ export function createApp(deps: AppDeps): App {
   const details = createDetailCache(deps.db);
   const routes = toRoutes({ deps, details });
   const layer = createHttpLayer({
-    limiter: createRateLimiter(deps.config.rateLimit),
+    limiter: deps.limiter ?? createRateLimiter(deps.config.rateLimit),
     rateLimit: deps.config.rateLimit,
     trustProxy: deps.config.trustProxy,
     nowMs: () => deps.now().getTime(),

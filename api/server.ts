@@ -6,11 +6,25 @@ import { createSite } from '../site/build/site.ts';
 import { startDeliverySchedule } from '../webhooks/schedule.ts';
 import { createApp, serveApp } from './app.ts';
 import { readConfig } from './config.ts';
+import { readReplicaConfig } from './replica/config.ts';
+import { serveReplica } from './replica/serve.ts';
 
 /**
  * `npm start`: open (creating and seeding when new) the database, serve the index, and keep it fresh with a
  * probe pass every PROBE_INTERVAL and discovery every DISCOVERY_INTERVAL (`--no-crawl` turns that off).
+ * With REPLICA_OF it is a read replica instead (api/replica/serve.ts): no database of its own, no crawls.
  */
+if (readReplicaConfig(process.env)) {
+  const replica = await serveReplica(process.env).catch((error) => {
+    console.error(`replica: ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
+  });
+  console.log(`Payable-Service Index (read replica) listening on ${replica.url}`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => replica.stop().then(() => process.exit(0)));
+  // The replica serves until a signal: nothing below (the writer's database, its crawls) may run.
+  await new Promise(() => {});
+}
+
 const config = readConfig(process.env);
 const db = openDatabase(config.databasePath);
 const seeded = seedIfEmpty(db, readSeed(), new Date().toISOString());

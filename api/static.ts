@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { extname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { H3Event } from 'h3';
+import { ASSET_CACHE, ASSET_DIR, FILE_TYPES as TYPES, PAGE_CACHE, toContentType } from '../site/build/headers.ts';
 import { fastResponse, matchesEtag } from './http.ts';
 
 /**
@@ -20,27 +21,6 @@ export interface StaticSiteOptions {
   renderHome?: (params: URLSearchParams) => Promise<string | null>;
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-};
-/** Pages and snapshots change with the data: the same freshness as API reads. */
-const PAGE_CACHE = 'public, max-age=60, s-maxage=300';
-/** Build assets carry a content hash in their name. */
-const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const NOT_FOUND_CACHE = 'public, max-age=60';
 /** Bigger files are streamed rather than read whole. */
 const STREAM_FROM_BYTES = 256 * 1024;
@@ -84,10 +64,10 @@ export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) 
       return asksForPage(event) ? notFound(root, head) : null;
     }
     const etag = `W/"${found.size.toString(36)}-${Math.floor(found.mtimeMs).toString(36)}"`;
-    const type = TYPES[extname(found.path).toLowerCase()] ?? 'application/octet-stream';
+    const type = toContentType(found.path);
     const headers: Record<string, string> = {
       'content-type': type,
-      'cache-control': found.path.startsWith(join(root, '_astro') + sep) ? ASSET_CACHE : PAGE_CACHE,
+      'cache-control': found.path.startsWith(join(root, ASSET_DIR) + sep) ? ASSET_CACHE : PAGE_CACHE,
       etag,
       'last-modified': new Date(found.mtimeMs).toUTCString(),
       'x-content-type-options': 'nosniff',

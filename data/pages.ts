@@ -61,6 +61,10 @@ const statements = preparedOnce({
       (SELECT coalesce(max(id), 0) FROM probes) AS maxProbeId FROM services`,
   probedSince: `SELECT DISTINCT service_id FROM probes WHERE id > ?`,
   updatedSince: `SELECT id FROM services WHERE updated_at > ?`,
+  serviceDataTime: `SELECT max(s.updated_at, coalesce((SELECT max(p.probed_at) FROM probes p WHERE p.service_id = s.id), ''))
+    FROM services s WHERE s.id = ?`,
+  dataTime: `SELECT max(coalesce((SELECT max(updated_at) FROM services), ''),
+      coalesce((SELECT probed_at FROM probes ORDER BY id DESC LIMIT 1), ''))`,
 });
 
 /**
@@ -146,6 +150,22 @@ export function listServicesByIds(db: DB, ids: readonly string[]): Service[] {
 /** The data fingerprint: services, the newest write to one, and the newest probe. */
 export function getDataStamp(db: DB): DataStamp {
   return statements(db).stamp.get() as DataStamp;
+}
+
+/**
+ * The time of a service's newest data (its last write or its newest probe, whichever is later), or null when it is
+ * not in the index. Pages show it, and count their time windows back from it, instead of the time they were
+ * rendered: a render of unchanged data is then the same bytes, and a publish uploads nothing for it.
+ * @example getServiceDataTime(db, 'api-example-com') // '2026-11-01T11:59:00.000Z'
+ */
+export function getServiceDataTime(db: DB, id: string): string | null {
+  const time = statements(db).serviceDataTime.pluck().get(id) as string | undefined;
+  return time || null;
+}
+
+/** The time of the index's newest data (a write to a service or a probe), or null when it holds none. */
+export function getDataTime(db: DB): string | null {
+  return (statements(db).dataTime.pluck().get() as string) || null;
 }
 
 /**

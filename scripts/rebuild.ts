@@ -1,17 +1,21 @@
 /**
  * `npm run rebuild`: for schedulers. One crawl (scripts/crawl.ts, with any arguments given here), then a full
  * build into a new release, switched in atomically: readers see the old site until the new one is complete,
- * and a killed rebuild leaves the old one served. `--no-crawl` only builds.
+ * and a killed rebuild leaves the old one served. `--no-crawl` only builds. `--publish` then publishes the new
+ * release (scripts/publish.ts) to `--to s3://BUCKET/PREFIX` or PUBLISH_TO.
  * The build runs even when the crawl reports a failure (e.g. every directory unreachable): the probes it did
  * record are in the database, and the site follows the database. The exit code is the crawl's when it failed,
- * else the build's.
+ * else the build's, else the publish's; nothing is published from a build that failed.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 const crawl = !args.includes('--no-crawl');
-const crawlArgs = args.filter((arg) => arg !== '--no-crawl');
+const publish = args.includes('--publish');
+const toAt = args.indexOf('--to');
+const publishArgs = toAt === -1 ? [] : args.slice(toAt, toAt + 2);
+const crawlArgs = args.filter((arg, index) => arg !== '--no-crawl' && arg !== '--publish' && (toAt === -1 || (index !== toAt && index !== toAt + 1)));
 
 const run = (script: string, scriptArgs: string[]) =>
   new Promise<number>((resolve, reject) => {
@@ -23,7 +27,12 @@ const run = (script: string, scriptArgs: string[]) =>
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
 
+if (publish && publishArgs.length < 2 && !process.env.PUBLISH_TO) {
+  console.error('rebuild: --publish needs --to s3://BUCKET/PREFIX (or PUBLISH_TO)');
+  process.exit(2);
+}
 const crawlCode = crawl ? await run('./crawl.ts', crawlArgs) : 0;
 if (crawlCode !== 0) console.error(`rebuild: the crawl exited ${crawlCode}; building the site from the database as it is`);
 const buildCode = await run('./build.ts', []);
-process.exit(crawlCode !== 0 ? crawlCode : buildCode);
+const publishCode = publish && buildCode === 0 ? await run('./publish.ts', publishArgs) : 0;
+process.exit(crawlCode !== 0 ? crawlCode : buildCode !== 0 ? buildCode : publishCode);

@@ -62,7 +62,7 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
 }
 
 /** Probes 1 % of the services again, with the opposite result, and re-lists a tenth of those with a new description. */
-function changeOnePercent(database: string): void {
+export function changeOnePercent(database: string): void {
   const db = openDatabase(database);
   try {
     const ids = listServiceIds(db);

@@ -10,12 +10,15 @@ export const LOAD = {
   warmupSeconds: positive(process.env.BENCH_WARMUP_SECONDS, 3),
 };
 
-/** One kind of request; `next` gives the next one of a rotation (a path, or a path with a JSON body). */
+/**
+ * One kind of request; `next` gives the next one of a rotation (a path, or a path with a JSON body; headers it gives
+ * replace the target's).
+ */
 export interface LoadTarget {
   method?: 'GET' | 'POST';
   /** Headers of every request, beside the JSON content type of a POST. */
   headers?: Record<string, string>;
-  next: () => { path: string; body?: string };
+  next: () => { path: string; body?: string; headers?: Record<string, string> };
 }
 
 export interface LoadResult {

@@ -65,7 +65,7 @@ describe('the built site', () => {
       'What did the last check find?', 'What price is recorded? $0.01 per call (listed as "$0.01 / call")',
       'Which payment terms does it advertise? Rail: x402. Chains: base. Assets: USDC. Facilitator: https://x402.org/facilitator.',
       'Where is it listed?', 'GET /api/v1/services/alpha-example-com',
-      'Last 24 h 91.7 %', 'Last 7 d 90.0 %', 'Last 30 d 90.0 %',
+      'Last 24 h 92.0 %', 'Last 7 d 90.0 %', 'Last 30 d 90.0 %',
       'Recent changes', 'was listed on x402 at https://alpha.example.com/v1/weather.', 'Price history', 'Badge',
     ]) {
       expect(text, expected).toContain(expected);
@@ -136,7 +136,8 @@ describe('the built site', () => {
   it('writes snapshots valid against the API schemas', () => {
     const list = ServiceList.parse(JSON.parse(read(site, 'snapshots/services.json')));
     expect(list.services).toHaveLength(6);
-    expect(list.generated_at).toBe(FIXTURE_NOW.toISOString());
+    // The data's own time (the newest probe, a minute before FIXTURE_NOW), not the render's.
+    expect(list.generated_at).toBe(new Date(FIXTURE_NOW.getTime() - 60_000).toISOString());
     expect(Stats.parse(JSON.parse(read(site, 'snapshots/stats.json'))).total).toBe(6);
     for (const id of readdirSync(join(site.distDir, 'services'))) {
       expect(ServiceDetail.parse(JSON.parse(read(site, `snapshots/services/${id}.json`))).id).toBe(id);
@@ -153,6 +154,26 @@ describe('the built site', () => {
 });
 
 describe('rebuilds and incremental renders', () => {
+  it('renders the same database into byte-identical files, whenever it runs', async () => {
+    const db = openFixtureDatabase();
+    const first = await buildFixtureSite(db);
+    const second = await buildFixtureSite(db, { now: () => new Date(FIXTURE_NOW.getTime() + 3 * 86_400_000) });
+    try {
+      const files = (root: string) => readdirSync(root, { recursive: true, encoding: 'utf8' })
+        .filter((path) => !path.startsWith('.') && statSync(join(root, path)).isFile()).sort();
+      const paths = files(first.distDir);
+      expect(paths.length).toBeGreaterThan(20);
+      expect(files(second.distDir)).toEqual(paths);
+      for (const path of paths) {
+        expect(readFileSync(join(second.distDir, path)).equals(readFileSync(join(first.distDir, path))), path).toBe(true);
+      }
+      expect(read(first, 'services/alpha-example-com/index.html')).toContain('Data as of 2026-11-01 11:59 UTC.');
+    } finally {
+      first.remove();
+      second.remove();
+    }
+  });
+
   it('renders again only the services that changed, and removes those that left', async () => {
     const db = openFixtureDatabase();
     const site = await buildFixtureSite(db);

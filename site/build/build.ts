@@ -62,8 +62,8 @@ export async function buildSite(db: DB, options: BuildOptions): Promise<BuildRes
       stagingUrl: options.stagingUrl,
       databasePath: options.databasePath ?? null,
       stamp,
-      builtAt: ctx.generatedAt,
-      renderedAt: ctx.generatedAt,
+      builtAt: options.now().toISOString(),
+      renderedAt: options.now().toISOString(),
     });
     const pruned = publishRelease(options.distDir, release);
     const seconds = (performance.now() - started) / 1000;

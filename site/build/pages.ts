@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DB } from '../../data/db.ts';
-import { listServiceIds } from '../../data/pages.ts';
+import { getDataTime, getServiceDataTime, listServiceIds } from '../../data/pages.ts';
 import { getStats } from '../../data/service-read.ts';
 import { listRouteGroups } from '../src/lib/docs.ts';
 import { toLlmsTxt } from '../src/lib/documents/llms-txt.ts';
@@ -41,6 +41,7 @@ export interface RenderContext {
   out: Output;
   options: SiteOptions;
   site: SiteContext;
+  /** The index snapshots' `generated_at`: the time of the newest data, so unchanged data renders the same bytes. */
   generatedAt: string;
 }
 
@@ -48,14 +49,13 @@ export interface RenderContext {
 const SERVICE_ID = /^[a-z0-9](?:[a-z0-9-]{0,250})$/;
 
 export function toRenderContext(db: DB, renderer: PageRenderer, out: Output, options: SiteOptions): RenderContext {
-  const now = options.now();
   return {
     db,
     renderer,
     out,
     options,
-    site: { siteUrl: options.siteUrl, stagingUrl: options.stagingUrl, renderedAt: formatUtc(now.toISOString()) ?? '' },
-    generatedAt: now.toISOString(),
+    site: { siteUrl: options.siteUrl, stagingUrl: options.stagingUrl },
+    generatedAt: getDataTime(db) ?? options.now().toISOString(),
   };
 }
 
@@ -65,7 +65,9 @@ export function toRenderContext(db: DB, renderer: PageRenderer, out: Output, opt
  */
 export async function renderService(ctx: RenderContext, id: string, prune = false): Promise<number> {
   if (!SERVICE_ID.test(id)) throw new Error(`service id ${JSON.stringify(id)} is not a slug; refusing to write it as a path`);
-  const listingOptions = { siteUrl: ctx.options.siteUrl, now: ctx.options.now() };
+  // A page's time windows end at its service's newest data, not at the render: unchanged data, unchanged bytes.
+  const dataTime = getServiceDataTime(ctx.db, id);
+  const listingOptions = { siteUrl: ctx.options.siteUrl, now: dataTime ? new Date(dataTime) : ctx.options.now() };
   const snapshot = toServiceSnapshot(ctx.db, id);
   const first = snapshot && getListingView(ctx.db, id, 1, listingOptions, snapshot);
   if (!snapshot || !first) {

@@ -87,7 +87,7 @@ async function renderInto(db: DB, options: RefreshOptions, plan: Plan): Promise<
     pages += rendered;
   });
   pages += await renderSitePages(ctx);
-  writeBuildInfo(release, { ...info, stamp, renderedAt: ctx.generatedAt });
+  writeBuildInfo(release, { ...info, stamp, renderedAt: options.now().toISOString() });
   const seconds = (performance.now() - started) / 1000;
   options.log?.(`rendered ${ids.length} changed services (${pages} pages), removed ${removed.length}, in ${seconds.toFixed(2)} s`);
   return { rendered: ids.length, removed: removed.length, pages, seconds };

@@ -1,6 +1,5 @@
 import type { DB } from '../../data/db.ts';
 import { getDataStamp } from '../../data/pages.ts';
-import { formatUtc } from '../src/lib/format.ts';
 import { isFilteredQuery, readHomeQuery } from '../src/lib/home-query.ts';
 import { buildSite, type BuildOptions, type BuildResult } from './build.ts';
 import { getCompiled, getSourceKey } from './compile.ts';
@@ -68,7 +67,7 @@ export function createSite(db: DB, options: BuildOptions): Site {
       const compiled = info ? getCompiled(info.compiledKey) : null;
       if (!compiled) return null;
       const renderer = await loadRenderer(compiled);
-      const site = { siteUrl: options.siteUrl, stagingUrl: options.stagingUrl, renderedAt: formatUtc(options.now().toISOString()) ?? '' };
+      const site = { siteUrl: options.siteUrl, stagingUrl: options.stagingUrl };
       return renderHome({ db, renderer, site }, query);
     },
   };

@@ -122,6 +122,8 @@ export interface ListingView {
   lastCheckedIso: string | null;
   lastSeenLive: string | null;
   firstIndexed: string;
+  /** The time the page's data is as of (`options.now`), as `2026-11-01 12:00 UTC`. */
+  dataAsOf: string;
   /** The sample request, or null for an endpoint that is not HTTP (acp://). */
   curl: CurlSample | null;
   /** Why there is no sample request, when there is none; it follows the endpoint: `is not an HTTP URL: …`. */
@@ -164,6 +166,7 @@ export interface CurlSample {
 export interface ListingOptions {
   /** The site's origin, for absolute URLs (`https://index.example`). */
   siteUrl: string;
+  /** The time the page is as of: the end of its uptime and daily windows (the build passes the service's newest data). */
   now: Date;
 }
 
@@ -244,6 +247,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     lastCheckedIso: last?.probed_at ?? null,
     lastSeenLive: formatUtc(service.last_seen_live),
     firstIndexed: formatDate(service.first_indexed) ?? service.first_indexed,
+    dataAsOf: formatUtc(options.now.toISOString()) ?? '',
     curl: unprobeable ? null : toCurl(service, main?.method ?? null),
     noCurlReason: unprobeable
       ? `is not an HTTP URL: ${acpMerchant ? ACP_NOT_CHECKED : 'an endpoint of this kind is not fetched, so there is no challenge to request and it is never probed.'}`

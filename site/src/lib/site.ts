@@ -17,8 +17,6 @@ export interface SiteContext {
   siteUrl: string;
   /** Where the purchase preview is served. */
   stagingUrl: string;
-  /** When the page was rendered, as shown in the footer of data pages (`2026-11-01 12:00 UTC`). */
-  renderedAt: string;
 }
 
 /** What a page finds in `Astro.locals` (declared for Astro in site/src/env.d.ts). */

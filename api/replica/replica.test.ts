@@ -1,0 +1,159 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
+import type { Server } from 'srvx';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDatabaseCopy } from '../../data/backup.ts';
+import { openDatabase, type DB } from '../../data/db.ts';
+import { upsertServices } from '../../data/services.ts';
+import { makeService } from '../../data/testing.ts';
+import { PROJECT_ROOT } from '../../project.ts';
+import { publishSite } from '../../site/publish/publish.ts';
+import { createStore } from '../../site/publish/store.ts';
+import { createS3Client, readTarget } from '../../site/publish/target.ts';
+import { startLocalStore, type LocalStore } from '../../site/publish/testing.ts';
+import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from '../../site/testing.ts';
+import { createApp, serveApp } from '../app.ts';
+import { testConfig } from '../testing.ts';
+
+describe('a read replica of a published copy (REPLICA_OF)', () => {
+  let store: LocalStore;
+  let dir: string;
+  let db: DB;
+  let site: FixtureSite;
+  let primary: Server;
+  let primaryUrl: string;
+  let replica: ChildProcess;
+  let replicaUrl: string;
+
+  const publishCopy = async () => {
+    const copy = join(dir, 'copy.db');
+    writeDatabaseCopy(db, copy);
+    // Stored compressed, as npm run publish stores it: the replica reads it through Content-Encoding.
+    writeFileSync(`${copy}.gz`, gzipSync(readFileSync(copy)));
+    const target = createStore(createS3Client(store.env), readTarget('s3://site/index'));
+    await publishSite({ store: target, root: site.distDir, extra: { 'snapshots/index.db': { source: `${copy}.gz`, contentEncoding: 'gzip' } } });
+  };
+  const json = async (base: string, path: string) => {
+    const answer = await fetch(`${base}${path}`);
+    expect(answer.status, path).toBe(200);
+    const body = (await answer.json()) as Record<string, unknown>;
+    return { ...body, generated_at: undefined };
+  };
+
+  beforeAll(async () => {
+    store = await startLocalStore(['site']);
+    dir = mkdtempSync(join(tmpdir(), 'psi-replica-'));
+    writeDatabaseCopy(openFixtureDatabase(), join(dir, 'index.db'));
+    db = openDatabase(join(dir, 'index.db'));
+    site = await buildFixtureSite(db);
+    await publishCopy();
+    primary = serveApp(createApp({ db, config: testConfig(), now: () => new Date() }), { hostname: '127.0.0.1', port: 0 });
+    await primary.ready();
+    primaryUrl = new URL(primary.url!).origin;
+    replica = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'api', 'server.ts')], {
+      env: {
+        ...process.env,
+        REPLICA_OF: `${store.endpoint}/site/index/snapshots/index.db`,
+        PRIMARY_URL: primaryUrl,
+        REPLICA_INTERVAL: '200ms',
+        // Each load request names its own client, so the load never meets the rate limit.
+        TRUST_PROXY: '1',
+        PORT: '0',
+        DATABASE_PATH: join(dir, 'replica', 'index.db'),
+        DIST_DIR: join(dir, 'replica-dist'),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    replicaUrl = await new Promise<string>((resolve, reject) => {
+      replica.once('exit', (code) => reject(new Error(`the replica exited ${code}`)));
+      createInterface({ input: replica.stdout! }).on('line', (line) => {
+        const match = /listening on (http:\/\/\S+)/.exec(line);
+        if (match) resolve(new URL(match[1]!).origin);
+      });
+    });
+  }, 180_000);
+  afterAll(async () => {
+    if (replica && replica.exitCode === null) {
+      const exited = new Promise((resolve) => replica.once('exit', resolve));
+      replica.kill('SIGTERM');
+      await exited;
+    }
+    await primary?.close(true);
+    db?.close();
+    site?.remove();
+    await store?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers every read as the primary does, and serves the pages from its copy", async () => {
+    for (const path of ['/api/v1/services?limit=50', '/api/v1/services/alpha-example-com', '/api/v1/stats', '/api/v1/services?sort=price&rail=x402',
+      '/api/v1/services/batch?ids=alpha-example-com,down-example-com', '/api/v1/services/many-example-com']) {
+      expect(await json(replicaUrl, path), path).toEqual(await json(primaryUrl, path));
+    }
+    const page = await fetch(`${replicaUrl}/services/alpha-example-com`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('Alpha Weather');
+    expect((await fetch(`${replicaUrl}/api/v1/services/nothing-here`)).status).toBe(404);
+  });
+
+  it('answers every write with 307 to the primary, which a client following it reaches', async () => {
+    for (const [method, path] of [['POST', '/api/v1/submit?x=1'], ['POST', '/api/v1/purchases'], ['DELETE', '/api/v1/webhooks/wh_1'], ['POST', '/mcp'], ['PUT', '/api/v1/services']]) {
+      const answer = await fetch(`${replicaUrl}${path}`, { method, redirect: 'manual', body: method === 'DELETE' ? undefined : '{}', headers: { 'content-type': 'application/json' } });
+      expect(answer.status, `${method} ${path}`).toBe(307);
+      expect(answer.headers.get('location')).toBe(`${primaryUrl}${path}`);
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    }
+    const preflight = await fetch(`${replicaUrl}/api/v1/submit`, { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBeLessThan(300);
+    const followed = await fetch(`${replicaUrl}/api/v1/submit`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoint: 'https://api.replica-test.example/v1/pay' }),
+    });
+    expect(followed.url).toBe(`${primaryUrl}/api/v1/submit`);
+    expect(followed.status).toBe(200);
+    expect(((await followed.json()) as { ok: boolean }).ok).toBe(true);
+    expect(db.prepare(`SELECT count(*) FROM submissions WHERE endpoint LIKE '%replica-test%'`).pluck().get()).toBe(1);
+  });
+
+  it('swaps in a newly published copy under load without a failed request', async () => {
+    const paths = ['/api/v1/services/alpha-example-com', '/api/v1/services?limit=20', '/api/v1/stats', '/services/alpha-example-com', '/', '/api/v1/services/dual-example-com'];
+    const failures: string[] = [];
+    let answered = 0;
+    let running = true;
+    const worker = async (lane: number) => {
+      for (let k = lane; running; k++) {
+        const path = paths[k % paths.length]!;
+        try {
+          const answer = await fetch(`${replicaUrl}${path}`, { headers: { 'x-forwarded-for': `10.0.${lane}.${k % 250}` } });
+          await answer.arrayBuffer();
+          if (answer.status === 200) answered += 1;
+          else failures.push(`${path}: ${answer.status}`);
+        } catch (error) {
+          failures.push(`${path}: ${(error as Error).message}`);
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 8 }, (_, lane) => worker(lane)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    upsertServices(db, [makeService({ id: 'swapped-example-com', name: 'Swapped In' })], FIXTURE_NOW.toISOString());
+    await publishCopy();
+    const deadline = Date.now() + 30_000;
+    while ((await fetch(`${replicaUrl}/api/v1/services/swapped-example-com`)).status !== 200) {
+      if (Date.now() > deadline) throw new Error('the replica never swapped in the new copy');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    running = false;
+    await load;
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(50);
+    expect(await json(replicaUrl, '/api/v1/stats')).toEqual(await json(primaryUrl, '/api/v1/stats'));
+    expect((await fetch(`${replicaUrl}/services/swapped-example-com`)).status).toBe(200);
+    // The copy it replaced is closed and removed once its last request finished.
+    expect(readdirSync(join(dir, 'replica', 'replica')).filter((name) => name.endsWith('.db'))).toHaveLength(1);
+  }, 60_000);
+});

@@ -1,0 +1,95 @@
+/**
+ * `npm run publish -- --to s3://BUCKET/PREFIX`: uploads the current release (DIST_DIR) and a consistent copy of
+ * the database (`snapshots/index.db`) to an S3-compatible store for a CDN to serve (site/publish/). Only what
+ * changed is uploaded; a progress display on a terminal, a summary at the end. The store is configured by the
+ * standard AWS variables plus S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE (site/publish/target.ts); the target may
+ * come from PUBLISH_TO instead of --to. Exits 0 when published, 1 when the store failed, 2 on bad arguments or no
+ * release to publish.
+ */
+import { createReadStream, createWriteStream, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { createGzip } from 'node:zlib';
+import { Presets, SingleBar } from 'cli-progress';
+import { readConfig } from '../api/config.ts';
+import { writeDatabaseCopy } from '../data/backup.ts';
+import { openDatabase } from '../data/db.ts';
+import { DEFAULT_CONCURRENCY, publishSite, type PublishOptions } from '../site/publish/publish.ts';
+import { createStore, PublishError } from '../site/publish/store.ts';
+import { createS3Client, readTarget } from '../site/publish/target.ts';
+
+const DATABASE_KEY = 'snapshots/index.db';
+
+function readArguments() {
+  const { values } = parseArgs({
+    options: { to: { type: 'string' }, concurrency: { type: 'string' } },
+    strict: true,
+  });
+  const to = values.to ?? process.env.PUBLISH_TO;
+  if (!to) throw new Error('say where to publish: --to s3://BUCKET/PREFIX (or PUBLISH_TO)');
+  const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
+    throw new Error(`--concurrency wants a whole number from 1 to 256, got "${values.concurrency}"`);
+  }
+  return { target: readTarget(to), concurrency };
+}
+
+function createProgress(): Pick<PublishOptions, 'onStart' | 'onUpload'> {
+  if (!process.stderr.isTTY) {
+    return { onStart: (plan) => console.error(`publish: ${plan.uploads} to upload (${formatBytes(plan.bytes)}), ${plan.unchanged} unchanged, ${plan.deletions} to delete`) };
+  }
+  const bar = new SingleBar({ format: 'upload |{bar}| {value}/{total} files | {sent} | ETA {eta_formatted}', hideCursor: true }, Presets.shades_classic);
+  let sent = 0;
+  return {
+    onStart: (plan) => bar.start(plan.uploads, 0, { sent: formatBytes(0) }),
+    onUpload: (file) => {
+      sent += file.size;
+      bar.increment(1, { sent: formatBytes(sent) });
+      if (bar.getProgress() >= 1) bar.stop();
+    },
+  };
+}
+
+const formatBytes = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
+
+async function main(): Promise<number> {
+  let args: ReturnType<typeof readArguments>;
+  let config: ReturnType<typeof readConfig>;
+  let root: string;
+  try {
+    args = readArguments();
+    config = readConfig(process.env);
+    root = realpathSync(resolve(process.env.DIST_DIR || 'dist'));
+  } catch (error) {
+    console.error(`publish: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no release to publish: run npm run build first' : (error as Error).message}`);
+    return 2;
+  }
+  const work = mkdtempSync(join(tmpdir(), 'psi-publish-'));
+  try {
+    const copy = join(work, 'index.db');
+    const db = openDatabase(config.databasePath);
+    try {
+      writeDatabaseCopy(db, copy);
+    } finally {
+      db.close();
+    }
+    // Stored compressed (about a fifth of the size) and served with Content-Encoding: gzip, which HTTP clients
+    // and replicas decode as they read; level 1 keeps a publish fast, and the same copy compresses to the same bytes.
+    const compressed = `${copy}.gz`;
+    await pipeline(createReadStream(copy), createGzip({ level: 1 }), createWriteStream(compressed));
+    const store = createStore(createS3Client(process.env), args.target);
+    const summary = await publishSite({ store, root, extra: { [DATABASE_KEY]: { source: compressed, contentEncoding: 'gzip' } }, concurrency: args.concurrency, ...createProgress() });
+    console.log(`published to s3://${args.target.bucket}/${args.target.prefix}: ${summary.uploaded} uploaded (${formatBytes(summary.bytes)}), `
+      + `${summary.unchanged} unchanged, ${summary.deleted} deleted, in ${summary.seconds.toFixed(1)} s`);
+    return 0;
+  } catch (error) {
+    console.error(`\npublish failed: ${error instanceof PublishError ? error.message : (error as Error).message}; the next publish completes this one`);
+    return 1;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+process.exit(await main());

@@ -1,0 +1,243 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDatabaseCopy } from '../../data/backup.ts';
+import { openDatabase, type DB } from '../../data/db.ts';
+import { recordProbe } from '../../data/probes.ts';
+import { upsertServices } from '../../data/services.ts';
+import { makeService } from '../../data/testing.ts';
+import { PROJECT_ROOT } from '../../project.ts';
+import { refreshSite, renderChanged } from '../build/refresh.ts';
+import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from '../testing.ts';
+import { MANIFEST_PATH } from './plan.ts';
+import { createS3Client } from './target.ts';
+import { startLocalStore, startStoreProxy, type LocalStore, type StoreProxy } from './testing.ts';
+
+const BUCKET = 'site';
+const PREFIX = 'index/';
+const TARGET = `s3://${BUCKET}/${PREFIX}`;
+
+interface Stored {
+  body: Buffer;
+  contentType: string | undefined;
+  cacheControl: string | undefined;
+  contentEncoding: string | undefined;
+}
+
+/** Every object under the prefix, by its path below it. */
+async function readStore(client: S3Client): Promise<Map<string, Stored>> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX, ContinuationToken: token, MaxKeys: 50 }));
+    keys.push(...(page.Contents ?? []).map((object) => object.Key!));
+    token = page.NextContinuationToken;
+  } while (token);
+  const stored = new Map<string, Stored>();
+  for (const key of keys) {
+    const answer = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+    stored.set(key.slice(PREFIX.length), {
+      body: Buffer.from(await answer.Body!.transformToByteArray()),
+      contentType: answer.ContentType,
+      cacheControl: answer.CacheControl,
+      contentEncoding: answer.ContentEncoding,
+    });
+  }
+  return stored;
+}
+
+/** The files of the served release (dotfiles left out), by path. */
+function readRelease(distDir: string): Map<string, Buffer> {
+  const paths = readdirSync(distDir, { recursive: true, encoding: 'utf8' })
+    .map((path) => path.split('\\').join('/'))
+    .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')) && statSync(join(distDir, path)).isFile());
+  return new Map(paths.map((path) => [path, readFileSync(join(distDir, path))]));
+}
+
+/** Same-site links of every stored page that the bucket should answer and does not (API paths are the API's). */
+function findBrokenLinks(stored: Map<string, Stored>): string[] {
+  const broken: string[] = [];
+  for (const [path, object] of stored) {
+    if (!path.endsWith('.html')) continue;
+    for (const match of object.body.toString('utf8').matchAll(/(?:href|src)="(\/[^"#?]*)/g)) {
+      const target = match[1]!.replace(/^\/+|\/+$/g, '');
+      if (/^(api|mcp|badge|purchase)(\/|$)|^openapi\.json$/.test(target)) continue;
+      const candidates = target === '' ? ['index.html'] : [target, `${target}/index.html`, `${target}.html`];
+      if (!candidates.some((candidate) => stored.has(candidate))) broken.push(`${path} -> /${target}`);
+    }
+  }
+  return broken;
+}
+
+describe('npm run publish against a real S3-compatible store', () => {
+  let store: LocalStore;
+  let proxy: StoreProxy;
+  let client: S3Client;
+  let dir: string;
+  let db: DB;
+  let site: FixtureSite;
+  let env: NodeJS.ProcessEnv;
+
+  const publish = (extra: NodeJS.ProcessEnv = {}, args: string[] = ['--to', TARGET]) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'scripts', 'publish.ts'), ...args], {
+      env: { ...env, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const done = new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
+    return { child, done };
+  };
+  const expectStoreEqualsRelease = async () => {
+    const stored = await readStore(client);
+    const release = readRelease(site.distDir);
+    expect([...stored.keys()].filter((path) => path !== MANIFEST_PATH && path !== 'snapshots/index.db').sort()).toEqual([...release.keys()].sort());
+    for (const [path, body] of release) expect(stored.get(path)!.body.equals(body), path).toBe(true);
+    return stored;
+  };
+
+  beforeAll(async () => {
+    store = await startLocalStore([BUCKET]);
+    proxy = await startStoreProxy(store.endpoint);
+    client = createS3Client(store.env);
+    dir = mkdtempSync(join(tmpdir(), 'psi-publish-test-'));
+    // A database file (the publish is another process), holding the fixture.
+    writeDatabaseCopy(openFixtureDatabase(), join(dir, 'index.db'));
+    db = openDatabase(join(dir, 'index.db'));
+    site = await buildFixtureSite(db);
+    env = {
+      ...process.env,
+      ...store.env,
+      S3_ENDPOINT: proxy.url,
+      DATABASE_PATH: join(dir, 'index.db'),
+      DIST_DIR: site.distDir,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    };
+  }, 120_000);
+  afterAll(async () => {
+    db?.close();
+    site?.remove();
+    await proxy?.close();
+    await store?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('uploads every file of the release byte for byte with its type and caching, and a consistent copy of the database', async () => {
+    const { code, stdout } = await publish().done;
+    expect(code).toBe(0);
+    const files = readRelease(site.distDir).size;
+    expect(stdout).toContain(`${files + 1} uploaded`);
+    expect(stdout).toMatch(/0 unchanged, 0 deleted, in \d+\.\d s/);
+    const stored = await expectStoreEqualsRelease();
+    const headers = (path: string) => [stored.get(path)!.contentType, stored.get(path)!.cacheControl];
+    const page = ['text/html; charset=utf-8', 'public, max-age=60, s-maxage=300'];
+    expect(headers('index.html')).toEqual(page);
+    expect(headers('services/alpha-example-com/index.html')).toEqual(page);
+    expect(headers('snapshots/services.json')).toEqual(['application/json; charset=utf-8', 'public, max-age=60, s-maxage=300']);
+    expect(headers('sitemap.xml')[0]).toBe('application/xml; charset=utf-8');
+    expect(headers('llms.txt')[0]).toBe('text/plain; charset=utf-8');
+    expect(headers('pricing.md')[0]).toBe('text/markdown; charset=utf-8');
+    const css = [...stored.keys()].find((path) => path.startsWith('_astro/') && path.endsWith('.css'))!;
+    expect(headers(css)).toEqual(['text/css; charset=utf-8', 'public, max-age=31536000, immutable']);
+    expect(headers('snapshots/index.db')).toEqual(['application/vnd.sqlite3', 'public, max-age=60, s-maxage=300']);
+    expect(stored.get('snapshots/index.db')!.contentEncoding).toBe('gzip');
+    writeFileSync(join(dir, 'copy.db'), gunzipSync(stored.get('snapshots/index.db')!.body));
+    const copy = new Database(join(dir, 'copy.db'), { readonly: true });
+    expect(copy.prepare('SELECT count(*) FROM services').pluck().get()).toBe(6);
+    expect(copy.prepare('SELECT count(*) FROM probes').pluck().get()).toBe(db.prepare('SELECT count(*) FROM probes').pluck().get());
+    copy.close();
+  }, 60_000);
+
+  it('uploads nothing the second time', async () => {
+    proxy.requests.length = 0;
+    const { code, stdout } = await publish().done;
+    expect(code).toBe(0);
+    expect(stdout).toContain(`0 uploaded (0.0 KiB), ${readRelease(site.distDir).size + 1} unchanged, 0 deleted`);
+    expect(proxy.requests.filter((line) => line.startsWith('PUT ') || line.startsWith('POST '))).toEqual([]);
+  }, 60_000);
+
+  it('after a small change uploads only the files that changed', async () => {
+    recordProbe(db, { service_id: 'fresh-example-com', probed_at: FIXTURE_NOW.toISOString(), ok: true, status_code: 402, method: 'GET', latency_ms: 120, reason: null, detected_rails: ['x402'] });
+    await refreshSite(db, site.options);
+    proxy.requests.length = 0;
+    const { code, stdout } = await publish().done;
+    expect(code).toBe(0);
+    const uploaded = Number(/(\d+) uploaded/.exec(stdout)![1]);
+    const total = readRelease(site.distDir).size + 1;
+    // The service's page and snapshot, the home page, the index snapshots, llms.txt and the database copy.
+    expect(uploaded).toBeGreaterThanOrEqual(3);
+    expect(uploaded).toBeLessThanOrEqual(9);
+    expect(uploaded / total).toBeLessThan(0.2);
+    const puts = proxy.requests.filter((line) => line.startsWith('PUT ')).map((line) => line.slice(4).replace(`/${BUCKET}/${PREFIX}`, '').replace(/\?.*$/, ''));
+    expect(puts).toContain('services/fresh-example-com/index.html');
+    expect(puts).not.toContain('services/alpha-example-com/index.html');
+    await expectStoreEqualsRelease();
+  }, 60_000);
+
+  it('killed midway leaves every page readable and every link resolvable, and the next publish completes it', async () => {
+    upsertServices(db, ['one', 'two', 'three'].map((name) => makeService({ id: `${name}-example-net`, name: `New ${name}` })), FIXTURE_NOW.toISOString());
+    db.prepare(`DELETE FROM service_endpoints WHERE service_id = 'many-example-com' AND position >= 60`).run();
+    upsertServices(db, [], FIXTURE_NOW.toISOString());
+    await refreshSite(db, site.options);
+    await renderChanged(db, ['many-example-com'], site.options);
+    proxy.requests.length = 0;
+    proxy.delayMs = 150;
+    const run = publish({}, ['--to', TARGET, '--concurrency', '1']);
+    // Killed once listing pages are going up: after the snapshots and endpoint pages, before what links them.
+    while (!proxy.requests.some((line) => /^PUT \/site\/index\/services\/[^/]+\/index\.html/.test(line))) await new Promise((resolve) => setTimeout(resolve, 10));
+    run.child.kill('SIGKILL');
+    expect((await run.done).signal).toBe('SIGKILL');
+    proxy.delayMs = 0;
+    const midway = await readStore(client);
+    expect(midway.has('snapshots/services/three-example-net.json')).toBe(true);
+    expect(midway.has('services/one-example-net/index.html') && midway.has('services/three-example-net/index.html')).toBe(false);
+    expect(midway.get('index.html')!.body.toString()).not.toContain('three-example-net');
+    expect(findBrokenLinks(midway)).toEqual([]);
+    expect(midway.has('services/many-example-com/endpoints/3/index.html')).toBe(true);
+
+    const { code, stdout } = await publish().done;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/ 2 deleted/);
+    const stored = await expectStoreEqualsRelease();
+    expect(stored.has('services/three-example-net/index.html')).toBe(true);
+    expect(findBrokenLinks(stored)).toEqual([]);
+  }, 90_000);
+
+  it('a store answering 500 is a clear error with a non-zero exit, and nothing is deleted', async () => {
+    db.prepare(`DELETE FROM service_endpoints WHERE service_id = 'many-example-com' AND position >= 50`).run();
+    await renderChanged(db, ['many-example-com'], site.options);
+    proxy.requests.length = 0;
+    proxy.fail = (method, path) => method === 'PUT' && path.startsWith(`/${BUCKET}/${PREFIX}services/`);
+    const { code, stderr } = await publish().done;
+    proxy.fail = null;
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/publish failed: uploading index\/services\/many-example-com\/index\.html: the store answered HTTP 500 InternalError/);
+    expect(proxy.requests.some((line) => line.startsWith('POST ') && line.includes('delete'))).toBe(false);
+    expect((await readStore(client)).has('services/many-example-com/endpoints/2/index.html')).toBe(true);
+
+    const again = await publish().done;
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/ 1 deleted/);
+    await expectStoreEqualsRelease();
+  }, 90_000);
+
+  it('wrong credentials and a missing bucket are clear errors with a non-zero exit', async () => {
+    const wrong = await publish({ AWS_ACCESS_KEY_ID: 'not-a-key' }).done;
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/publish failed: .*the store refused the credentials \(.*HTTP 403\): check AWS_ACCESS_KEY_ID/);
+    const missing = await publish({}, ['--to', 's3://no-such-bucket/x']).done;
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('the bucket does not exist (s3://no-such-bucket/x/)');
+    const bad = await publish({}, ['--to', 'https://example.com/bucket']).done;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--to wants s3://BUCKET/PREFIX');
+  }, 60_000);
+});

@@ -1,0 +1,49 @@
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+
+/**
+ * Where a publish goes (`s3://BUCKET/PREFIX`) and the S3 client for it, configured by the standard AWS
+ * variables (credentials, `AWS_REGION`, profiles) plus `S3_ENDPOINT` for a store that is not AWS (R2, MinIO),
+ * `S3_REGION`, and `S3_FORCE_PATH_STYLE=1` for a store that wants the bucket in the path.
+ */
+
+export interface PublishTarget {
+  bucket: string;
+  /** The key prefix, empty or ending in `/`. */
+  prefix: string;
+}
+
+/**
+ * @example readTarget('s3://my-bucket/index/') // { bucket: 'my-bucket', prefix: 'index/' }
+ */
+export function readTarget(url: string): PublishTarget {
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
+  if (!match) throw new Error(`--to wants s3://BUCKET/PREFIX (a bucket name of 3-63 lower-case letters, digits, dots, dashes), got "${url}"`);
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((segment) => segment === '.' || segment === '..')) throw new Error(`the prefix "${prefix}" has a dot segment`);
+  return { bucket: match[1]!, prefix: prefix ? `${prefix}/` : '' };
+}
+
+/** Attempts of each request (the SDK backs off between them): a store's passing hiccup is retried, not a failure. */
+const MAX_ATTEMPTS = 3;
+
+/**
+ * The client for the store the environment names.
+ * @example const client = createS3Client(process.env);
+ */
+export function createS3Client(env: NodeJS.ProcessEnv, overrides: S3ClientConfig = {}): S3Client {
+  return new S3Client({
+    region: env.S3_REGION || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+    forcePathStyle: ['1', 'true', 'yes'].includes((env.S3_FORCE_PATH_STYLE ?? '').toLowerCase()),
+    // Checksums only where the API requires them: the default streams aws-chunked bodies, which several
+    // S3-compatible stores cannot read.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: MAX_ATTEMPTS,
+    // Keys given in `env` are used as given; without them the SDK's chain (profiles, instance roles) finds them.
+    ...(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+      ? { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN } }
+      : {}),
+    ...overrides,
+  });
+}
