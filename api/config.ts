@@ -36,8 +36,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     host: env.HOST || '127.0.0.1',
     port: toPort(env.PORT),
     databasePath: env.DATABASE_PATH || 'data/index.db',
-    baseUrl: env.BASE_URL || null,
-    stagingUrl: env.STAGING_URL || null,
+    baseUrl: toOrigin('BASE_URL', env.BASE_URL),
+    stagingUrl: toOrigin('STAGING_URL', env.STAGING_URL),
     trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').toLowerCase()),
     allowPrivateTargets: parseAllowList(env.ALLOW_PRIVATE_TARGETS),
     dnsServers: parseDnsServers(env.DNS_SERVERS),
@@ -49,6 +49,19 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     usdcAddress: toAddress('USDC_ADDRESS', env.USDC_ADDRESS, '0x036CbD53842c5426634e7929541eC2318f3dCF7e'),
     priceSourceUrl: env.PRICE_SOURCE_URL || 'https://api.coingecko.com/api/v3/simple/price',
   };
+}
+
+/**
+ * An absolute http(s) URL the index names itself by (pages, feeds, links in answers), or null when unset; anything
+ * else stops the start with the setting's name, since a relative one would write broken links into every page.
+ * @example toOrigin('BASE_URL', 'https://index.example') // 'https://index.example'
+ */
+export function toOrigin(name: string, value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new Error(`${name} must be an absolute http(s) URL such as https://index.example, not ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 /**

@@ -62,7 +62,7 @@ describe('changes written by the crawler', () => {
   it('follows the fleet from crawl to crawl', async () => {
     const ids = fleet.map((service) => `fleet-${service.n}-test`);
     upsertServices(db, fleet.map((service, i) => makeService({
-      id: ids[i]!, endpoint: service.offer.url, price: { usd: 0.01, display: '$0.01' }, rails: ['x402'], chains: ['base-sepolia'],
+      id: ids[i]!, endpoint: service.offer.url, price: { usd: 0.01, display: '$0.01' }, rails: ['x402'], chains: ['base'],
     })), new Date(clock).toISOString());
     expect(await crawl()).toEqual(ids.map((id) => `${id} listed`));
     // Not live from never checked is no change.

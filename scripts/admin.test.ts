@@ -35,7 +35,7 @@ function makeDatabase(name: string) {
   const path = join(dir, `${name}.db`);
   const db = openDatabase(path);
   const now = new Date();
-  upsertServices(db, [makeService({ id: 'a-example-com', name: 'Alpha' }), makeService({ id: 'b-example-com' })], now.toISOString());
+  upsertServices(db, [makeService({ id: 'a-example-com', name: 'Alpha' }), makeService({ id: 'b-example-com' })], now.toISOString(), { changes: false });
   const queued = submitService(db, { endpoint: 'https://new.example.org/pay', name: 'New \u001b[31mRed', contact: 'ops@new.example', idempotencyKey: null }, now).submission;
   const other = submitService(db, { endpoint: 'https://spam.example.net/pay', name: null, contact: null, idempotencyKey: null }, now).submission;
   createClaim(db, { service_id: 'a-example-com', client: '203.0.113.5', now });

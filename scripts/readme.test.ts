@@ -13,7 +13,8 @@ import { PROJECT_ROOT } from '../project.ts';
 /**
  * Every curl example in the README, run with curl itself against a fresh server on the embedded default (a new
  * database seeded from data/seed/, nothing crawled, no internet): each must answer real data, not an error and not
- * an empty list. `sub_...` and `pur_...` are the ids the examples before them answered, as a reader would fill in.
+ * an empty list. `sub_...`, `pur_...`, `wh_...` and `whsec_...` are the ids and the secret the examples before them
+ * answered, as a reader would fill in. A badge answers SVG: it holds data when it draws its text.
  */
 const README_ORIGIN = 'http://127.0.0.1:4321';
 const run = promisify(execFile);
@@ -39,8 +40,9 @@ function emptiness(body: unknown): string | null {
   if (body === null || typeof body !== 'object') return 'no JSON object';
   const record = body as Record<string, unknown>;
   if ('error' in record) return `an error: ${JSON.stringify(record.error)}`;
+  // A list's services and a batch's found (a webhook's `services` is its filter, empty when it has none).
   for (const key of ['services', 'found'] as const) {
-    if (Array.isArray(record[key]) && (record[key] as unknown[]).length === 0) return `an empty "${key}"`;
+    if (('page' in record || 'requested' in record) && Array.isArray(record[key]) && (record[key] as unknown[]).length === 0) return `an empty "${key}"`;
   }
   return Object.keys(record).length === 0 ? 'an empty object' : null;
 }
@@ -71,14 +73,17 @@ describe('the README examples', () => {
     const ids: Record<string, string> = {};
     const failures: string[] = [];
     for (const example of examples) {
-      const line = example.replaceAll(README_ORIGIN, origin).replace(/\b(sub|pur)_\.\.\./g, (placeholder, prefix: string) => ids[prefix] ?? placeholder);
+      const line = example.replaceAll(README_ORIGIN, origin)
+        .replace(/\b(sub|pur|wh|whsec)_\.\.\./g, (placeholder, prefix: string) => ids[prefix] ?? placeholder);
       const { stdout } = await run('curl', ['-sS', '--max-time', '10', '-w', '\n%{http_code}', ...toWords(line).slice(1)]);
       const status = Number(stdout.slice(stdout.lastIndexOf('\n') + 1));
       const text = stdout.slice(0, stdout.lastIndexOf('\n'));
-      const body = text ? JSON.parse(text) : null;
-      const why = status >= 200 && status < 300 ? emptiness(body) : `HTTP ${status}`;
+      const svg = text.startsWith('<svg');
+      const body = text && !svg ? JSON.parse(text) : null;
+      const why = status < 200 || status >= 300 ? `HTTP ${status}` : svg ? (/<text[^>]*>[^<]+</.test(text) ? null : 'an SVG without text') : emptiness(body);
       if (why) failures.push(`${example}: ${why}`);
-      for (const prefix of ['sub', 'pur']) if (typeof body?.id === 'string' && body.id.startsWith(`${prefix}_`)) ids[prefix] = body.id;
+      for (const prefix of ['sub', 'pur', 'wh']) if (typeof body?.id === 'string' && body.id.startsWith(`${prefix}_`)) ids[prefix] = body.id;
+      if (typeof body?.secret === 'string') ids.whsec = body.secret;
     }
     expect(failures).toEqual([]);
   }, 60_000);

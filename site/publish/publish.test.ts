@@ -172,9 +172,10 @@ describe('npm run publish against a real S3-compatible store', () => {
     expect(code).toBe(0);
     const uploaded = Number(/(\d+) uploaded/.exec(stdout)![1]);
     const total = readRelease(site.distDir).size + 1;
-    // The service's page and snapshot, the home page, the index snapshots, llms.txt and the database copy.
+    // The service's page, snapshot and feeds, the home page, the index snapshots and feeds (the probe is a change:
+    // it went live), the recent changes page, llms.txt and the database copy.
     expect(uploaded).toBeGreaterThanOrEqual(3);
-    expect(uploaded).toBeLessThanOrEqual(9);
+    expect(uploaded).toBeLessThanOrEqual(14);
     expect(uploaded / total).toBeLessThan(0.2);
     const puts = proxy.requests.filter((line) => line.startsWith('PUT ')).map((line) => line.slice(4).replace(`/${BUCKET}/${PREFIX}`, '').replace(/\?.*$/, ''));
     expect(puts).toContain('services/fresh-example-com/index.html');

@@ -19,7 +19,7 @@ describe('documents', () => {
     }
     for (const route of routes) {
       expect(route.examples.length).toBeGreaterThan(0);
-      for (const example of route.examples) expect(example).toMatch(/^curl -s (-X (POST|PATCH) )?'?https:\/\/(index|staging)\.test\//);
+      for (const example of route.examples) expect(example).toMatch(/^curl -s (-X (POST|PATCH|DELETE) )?'?https:\/\/(index|staging)\.test\//);
     }
     expect(routes.find((r) => r.path === '/api/v1/purchases')!.examples[0]).toContain('https://staging.test/api/v1/purchases');
     expect(new Set(routes.map((r) => r.anchor)).size).toBe(routes.length);
