@@ -29,7 +29,7 @@ export interface BenchGroup {
 export const passes = ({ actual, op, limit }: Target): boolean => (op === '>=' ? actual >= limit : actual <= limit);
 
 export function formatFigure(group: string, figure: Figure): string {
-  const line = `${group.padEnd(8)}${figure.label.padEnd(34)}${figure.value}`;
+  const line = `${group.padEnd(9)}${figure.label.padEnd(34)}${figure.value}`;
   if (!figure.target) return line;
   const { op, limit, unit } = figure.target;
   return `${line}${' '.repeat(Math.max(2, 66 - line.length))}target ${op} ${limit}${unit}  ${passes(figure.target) ? 'PASS' : 'FAIL'}`;
