@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
@@ -11,6 +11,7 @@ import {
   CHANGE_TYPES, RAILS, Webhook, WebhookCreated, WebhookDelivery, WebhookDeliveryList,
 } from '../../domain/schemas.ts';
 import type { AppDeps } from '../app.ts';
+import { digestSecret, matchesDigest, readBearer } from '../bearer.ts';
 import { apiError } from '../errors.ts';
 import { JsonReply } from '../http.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
@@ -150,17 +151,10 @@ export const testWebhookOperation = defineOperation({
 /** The webhook whose secret the bearer is, compared in constant time; else 401, the same for an unknown id. */
 function authorize(deps: AppDeps, id: string, authorization: string | undefined): Webhook {
   const found = getWebhook(deps.db, id);
-  const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
-  if (found && sameSecret(given, found.secret)) return found.webhook;
+  if (found && matchesDigest(readBearer(authorization) ?? '', digestSecret(found.secret))) return found.webhook;
   throw apiError(401, 'unauthorized', 'No webhook with that id and secret: send Authorization: Bearer <the secret answered when it was created>.', {
     headers: { 'www-authenticate': 'Bearer' },
   });
-}
-
-/** Compares digests, which have one length, so the time taken tells nothing of the secret. */
-function sameSecret(given: string, held: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(held));
 }
 
 function admitCreation(deps: AppDeps, client: string, now: Date): void {
