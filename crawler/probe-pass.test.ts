@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { delistService } from '../data/owners.ts';
 import { recordProbe } from '../data/probes.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
@@ -58,5 +59,43 @@ describe('probe pass order', () => {
     // Never probed counts as the time limit (10 s), so c leads b (9 s); the fast and middling hosts keep their
     // listed order (sorted, the middling d would go before the fast host's 5 + 30 ms).
     expect(arrivals).toEqual([`${unknown}/c`, `${slow}/b`, `${fast}/a`, `${fast}/e`, `${middling}/d`]);
+  });
+
+  it('reads its targets a page at a time: every host of a pass larger than a page probed once, one delisted mid-pass skipped', async () => {
+    // One server on every loopback address: 127.0.0.1-150 on two ports are 300 hosts, past one page of 256.
+    const wide = createServer((request, response) => {
+      arrivals.push(`${request.headers.host}${request.url}`);
+      response.writeHead(402, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ x402Version: 1, accepts: [] }));
+    });
+    const second = createServer(wide.listeners('request')[0] as never);
+    const ports: number[] = [];
+    for (const server of [wide, second]) {
+      await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+      ports.push((server.address() as AddressInfo).port);
+    }
+    const wideAgent = createProbeAgent({ allow: parseAllowList('127.0.0.0/8') });
+    try {
+      const db = openTestDatabase();
+      const services = ports.flatMap((port, p) => Array.from({ length: 150 }, (_, n) =>
+        makeService({ id: `host-${p}-${String(n).padStart(3, '0')}-test`, endpoint: `http://127.0.0.${n + 1}:${port}/quote` })));
+      upsertServices(db, services, '2026-11-01T00:00:00.000Z');
+      arrivals.length = 0;
+      // Listed last, so it is read in the second page, after the pass has started.
+      const delisted = 'host-1-149-test';
+      const summary = await probePass(db, {
+        agent: wideAgent, concurrency: 8, timeoutMs: 5_000, checkBudget: 0, now: () => new Date(),
+        onProbe: (done) => {
+          if (done === 1) delistService(db, delisted, { reason: null, by: 'operator', now: new Date().toISOString() });
+        },
+      });
+      expect(summary.probed).toBe(299);
+      expect(new Set(arrivals).size).toBe(299);
+      expect(arrivals).not.toContain(`127.0.0.150:${ports[1]}/quote`);
+      expect(db.prepare('SELECT count(DISTINCT service_id) AS n FROM probes').get()).toEqual({ n: 299 });
+    } finally {
+      await wideAgent.dispatcher.close();
+      await Promise.all([wide, second].map((server) => new Promise((resolve) => server.close(resolve))));
+    }
   });
 });

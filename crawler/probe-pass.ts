@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { listProbeTargets, type ProbeTarget } from '../data/crawl.ts';
+import { iterateProbeSlots, readProbeTargets, type ProbeTarget } from '../data/crawl.ts';
 import type { DB } from '../data/db.ts';
 import { listDueEndpoints, recordEndpointChecks, recordWildcardChecks, type DueEndpoint } from '../data/endpoint-checks.ts';
 import { recordNotProbed, recordProbes } from '../data/probes.ts';
@@ -98,9 +98,9 @@ interface PassContext {
  * @example await probePass(db, { agent, now: () => new Date() });
  */
 export async function probePass(db: DB, options: ProbePassOptions): Promise<ProbePassSummary> {
-  const targets = listProbeTargets(db).slice(0, options.limit ?? Infinity);
+  const plan = planPass(db, options);
   const summary: ProbePassSummary = { probed: 0, live: 0, not_live: {}, not_probed: 0, wildcard_checks: 0, endpoint_checks: 0 };
-  const budget = options.checkBudget ?? toCheckBudget(targets.length);
+  const budget = options.checkBudget ?? toCheckBudget(plan.total);
   const ctx: PassContext = {
     db, options, summary,
     budget: { left: budget, wildcardsLeft: Math.ceil(budget * WILDCARD_SHARE) },
@@ -108,20 +108,67 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
     endpointChecks: createRecorder((batch) => recordEndpointChecks(db, batch)),
     wildcardChecks: createRecorder((batch) => recordWildcardChecks(db, batch)),
   };
-  const dueByService = listDueByService(db, targets, ctx.budget, options.now());
+  const dueByService = listDueByService(db, plan.wildcardsDue, ctx.budget, options.now());
   const queue = new PQueue({ concurrency: options.concurrency ?? DEFAULT_PROBE_CONCURRENCY });
   let done = 0;
   const hostChain = async (hostTargets: ProbeTarget[]) => {
     const answered: ProbeTarget[] = [];
     for (const target of hostTargets) {
       if (await probeMain(target, ctx)) answered.push(target);
-      options.onProbe?.(++done, targets.length);
+      options.onProbe?.(++done, plan.total);
     }
     for (const target of answered) await checkEndpoints(dueByService.get(target.service_id) ?? [], ctx);
   };
-  await queueAsSlotsFree(queue, toStartOrder(groupByHost(targets), options.timeoutMs ?? PROBE_TIMEOUT_MS), hostChain);
+  await queueAsSlotsFree(queue, readChains(db, plan.chains), hostChain);
   for (const recorder of [ctx.probes, ctx.endpointChecks, ctx.wildcardChecks]) recorder.finish();
   return summary;
+}
+
+/** A pass's plan: the hosts' chains of service ids in the order they start, how many there are, and the wildcard checks due. */
+interface PassPlan {
+  chains: string[][];
+  total: number;
+  wildcardsDue: number;
+}
+
+/**
+ * Plans a pass from what it first reads of each main endpoint (data/crawl.ts, `iterateProbeSlots`): the services of
+ * each host (name and port) in one chain, in start order (`toStartOrder`), and the wildcard checks due (of hosts
+ * whose main endpoint last answered 402).
+ */
+function planPass(db: DB, options: ProbePassOptions): PassPlan {
+  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const now = options.now();
+  const byHost = new Map<string, HostChain>();
+  let total = 0;
+  let wildcardsDue = 0;
+  for (const slot of iterateProbeSlots(db, options.limit)) {
+    total += 1;
+    const wildcard = slot.wildcard_checked_at === null ? null : { checked_at: slot.wildcard_checked_at };
+    if (slot.last_status_code === 402 && isWildcardCheckDue(wildcard, now)) wildcardsDue += 1;
+    const host = new URL(slot.url).host;
+    const chain = byHost.get(host) ?? { ids: [], expectedMs: 0 };
+    chain.ids.push(slot.service_id);
+    // A service never probed is expected to take the time limit.
+    chain.expectedMs += slot.last_latency_ms ?? timeoutMs;
+    byHost.set(host, chain);
+  }
+  return { chains: toStartOrder([...byHost.values()]), total, wildcardsDue };
+}
+
+/** Service ids read from the database at once when the pass reaches them: a few hundred hosts' targets in memory. */
+const TARGET_PAGE = 256;
+
+/** The chains' probe targets, read a page of chains at a time as the pass reaches them (a service gone since is skipped). */
+function* readChains(db: DB, chains: string[][]): Generator<ProbeTarget[]> {
+  for (let start = 0; start < chains.length; start += TARGET_PAGE) {
+    const page = chains.slice(start, start + TARGET_PAGE);
+    const byId = new Map(readProbeTargets(db, page.flat()).map((target) => [target.service_id, target]));
+    for (const ids of page) {
+      const chain = ids.flatMap((id) => byId.get(id) ?? []);
+      if (chain.length > 0) yield chain;
+    }
+  }
 }
 
 /**
@@ -129,7 +176,7 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
  * at once, 100,000 hosts' tasks held over 100 MB of heap, past the crawl child's cap. Throws the first task's error
  * once the tasks started have ended.
  */
-async function queueAsSlotsFree<T>(queue: PQueue, items: T[], task: (item: T) => Promise<void>): Promise<void> {
+async function queueAsSlotsFree<T>(queue: PQueue, items: Iterable<T>, task: (item: T) => Promise<void>): Promise<void> {
   let failure: { error: unknown } | undefined;
   for (const item of items) {
     await queue.onSizeLessThan(queue.concurrency);
@@ -141,11 +188,9 @@ async function queueAsSlotsFree<T>(queue: PQueue, items: T[], task: (item: T) =>
 }
 
 /**
- * The listed endpoints due, by service: the budget left once the wildcard checks due (of hosts whose main endpoint
- * last answered 402, up to their share) are set aside.
+ * The listed endpoints due, by service: the budget left once the wildcard checks due (up to their share) are set aside.
  */
-function listDueByService(db: DB, targets: ProbeTarget[], budget: PassContext['budget'], now: Date): Map<string, DueEndpoint[]> {
-  const wildcardsDue = targets.filter((t) => t.last_status_code === 402 && isWildcardCheckDue(t.wildcard, now)).length;
+function listDueByService(db: DB, wildcardsDue: number, budget: PassContext['budget'], now: Date): Map<string, DueEndpoint[]> {
   const before = new Date(now.getTime() - ENDPOINT_CHECK_EVERY_MS).toISOString();
   const limit = budget.left - Math.min(wildcardsDue, budget.wildcardsLeft);
   const due = listDueEndpoints(db, { before, perService: ENDPOINT_CHECKS_PER_SERVICE, limit });
@@ -305,31 +350,24 @@ function createRecorder<T>(write: (batch: T[]) => void): Recorder<T> {
 /** A host chain expected to take at least this long starts at the head of the pass. */
 const LONG_CHAIN_MS = 1_000;
 
+/** The services of one host, and how long probing them is expected to take (from their last probes). */
+interface HostChain {
+  ids: string[];
+  expectedMs: number;
+}
+
 /**
  * The hosts' probe chains in the order they start: those expected to take a second or more first, longest first
  * (from each service's last probe; one never probed counts as the time limit), so slow and dead hosts run beside
  * the many fast ones instead of starting last and holding the pass open; then the rest in the order listed. Sorting
- * those too would leave the fastest hosts for the end, where 64 slots turning over every few milliseconds ask for
+ * those too would leave the fastest hosts for the end, where the slots turning over every few milliseconds ask for
  * more CPU than the machine has and every probe's latency grows.
  */
-function toStartOrder(groups: Map<string, ProbeTarget[]>, timeoutMs: number): ProbeTarget[][] {
-  const expectedMs = (chain: ProbeTarget[]) => chain.reduce((sum, target) => sum + (target.last_latency_ms ?? timeoutMs), 0);
+function toStartOrder(chains: HostChain[]): string[][] {
   // Short chains all rank 0, and the sort is stable, so they keep the order listed.
-  const rank = (chain: ProbeTarget[]) => {
-    const ms = expectedMs(chain);
-    return ms >= LONG_CHAIN_MS ? ms : 0;
-  };
-  return [...groups.values()]
-    .map((chain) => ({ chain, rank: rank(chain) }))
+  const rank = (chain: HostChain) => (chain.expectedMs >= LONG_CHAIN_MS ? chain.expectedMs : 0);
+  return chains
+    .map((chain) => ({ ids: chain.ids, rank: rank(chain) }))
     .sort((a, b) => b.rank - a.rank)
-    .map(({ chain }) => chain);
-}
-
-function groupByHost(targets: ProbeTarget[]): Map<string, ProbeTarget[]> {
-  const groups = new Map<string, ProbeTarget[]>();
-  for (const target of targets) {
-    const host = new URL(target.url).host;
-    groups.set(host, [...(groups.get(host) ?? []), target]);
-  }
-  return groups;
+    .map(({ ids }) => ids);
 }

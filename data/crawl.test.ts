@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from './db.ts';
 import { migrations } from './migrations/index.ts';
-import { INTERRUPTED_ERROR, closeInterruptedCrawlRuns, finishCrawlRun, getLastCrawlRun, listProbeTargets, pruneProbeHistory, rollUpProbeDay, startCrawlRun } from './crawl.ts';
+import { INTERRUPTED_ERROR, closeInterruptedCrawlRuns, finishCrawlRun, getLastCrawlRun, iterateProbeSlots, pruneProbeHistory, readProbeTargets, rollUpProbeDay, startCrawlRun } from './crawl.ts';
 import { recordProbe } from './probes.ts';
 import { listProbes } from './probe-read.ts';
 import { upsertServices } from './services.ts';
@@ -57,13 +57,23 @@ describe('crawl records', () => {
     expect(db.pragma('foreign_key_check')).toEqual([]);
   });
 
-  it('lists every probe target except acp:// endpoints, with the main endpoint method', () => {
+  it('lists every probe target except acp:// endpoints, with the main endpoint method, and reads them by id', () => {
     const db = openTestDatabase();
-    upsertServices(db, [makeService({ id: 'a-test' }), makeService({ id: 'shop-test', endpoint: 'acp://shop.test', rails: ['acp'] })], '2026-11-01T00:00:00.000Z');
-    expect(listProbeTargets(db)).toEqual([{
+    const services = [makeService({ id: 'a-test' }), makeService({ id: 'shop-test', endpoint: 'acp://shop.test', rails: ['acp'] }),
+      makeService({ id: 'b-test', endpoint: 'https://b.test/v1/pay' }), makeService({ id: 'c-test', endpoint: 'https://c.test/v1/pay' })];
+    upsertServices(db, services, '2026-11-01T00:00:00.000Z');
+    const slot = { url: 'https://a.test/v1/pay', last_latency_ms: null, last_status_code: null, wildcard_checked_at: null };
+    expect([...iterateProbeSlots(db)]).toEqual([
+      { ...slot, service_id: 'a-test' },
+      { ...slot, service_id: 'b-test', url: 'https://b.test/v1/pay' },
+      { ...slot, service_id: 'c-test', url: 'https://c.test/v1/pay' },
+    ]);
+    expect([...iterateProbeSlots(db, 2)].map((s) => s.service_id)).toEqual(['a-test', 'b-test']);
+    expect(readProbeTargets(db, ['a-test', 'shop-test', 'gone-test'])).toEqual([{
       service_id: 'a-test', url: 'https://a.test/v1/pay', method: 'GET', last_latency_ms: null, last_status_code: null,
       listed_price_usd: 0.01, unanswered_since: null, flags: [], wildcard: null,
     }]);
+    expect(readProbeTargets(db, ['c-test', 'b-test']).map((t) => t.service_id).sort()).toEqual(['b-test', 'c-test']);
   });
 
   it('rolls a day of probes up with the median latency, and prunes old probes but keeps the newest 20', () => {
@@ -72,7 +82,8 @@ describe('crawl records', () => {
     const latencies = [50, 10, 30, 20, 40];
     latencies.forEach((latency, i) => recordProbe(db, probeAt('a-test', `2026-11-01T0${i}:00:00.000Z`, i !== 2, latency)));
     recordProbe(db, probeAt('a-test', '2026-11-02T00:00:00.000Z', true, 99));
-    expect(listProbeTargets(db)[0]?.last_latency_ms).toBe(99);
+    expect(readProbeTargets(db, ['a-test'])[0]?.last_latency_ms).toBe(99);
+    expect([...iterateProbeSlots(db)][0]).toMatchObject({ last_latency_ms: 99, last_status_code: 402 });
     rollUpProbeDay(db, '2026-11-01');
     expect(db.prepare('SELECT * FROM probe_days').all()).toEqual([{ service_id: 'a-test', day: '2026-11-01', checks: 5, challenges: 4, latency_ms_median: 30 }]);
     // An even count takes the mean of the two middle ones; a check without an answer (timed out) is no response time.

@@ -34,20 +34,27 @@ export interface ProbeTarget {
   wildcard: { checked_at: string; same_402: boolean } | null;
 }
 
+/** Joins a service's wildcard check (`w`) and its newest probe (`p`) to the service (`s`). */
+const NEWEST_PROBE_JOINS = `LEFT JOIN wildcard_checks w ON w.service_id = s.id
+    LEFT JOIN probes p ON p.id = (SELECT id FROM probes q WHERE q.service_id = s.id ORDER BY q.probed_at DESC, q.id DESC LIMIT 1)`;
+
 const statements = preparedOnce({
   startRun: `INSERT INTO crawl_runs (kind, started_at, status, pid) VALUES (?, ?, 'running', ?) RETURNING id`,
   runningRuns: `SELECT id, pid FROM crawl_runs WHERE status = 'running'`,
   interruptRun: `UPDATE crawl_runs SET status = 'interrupted', finished_at = ?, errors = ? WHERE id = ? AND status = 'running'`,
   finishRun: `UPDATE crawl_runs SET finished_at = ?, status = ?, counts = ?, errors = ? WHERE id = ?`,
   lastRun: `SELECT * FROM crawl_runs ORDER BY id DESC LIMIT 1`,
+  slots: `SELECT s.id AS service_id, s.endpoint AS url, w.checked_at AS wildcard_checked_at,
+      p.latency_ms AS last_latency_ms, p.status_code AS last_status_code
+    FROM services s ${NEWEST_PROBE_JOINS}
+    WHERE s.endpoint NOT LIKE 'acp://%' ORDER BY s.id LIMIT ?`,
   targets: `SELECT s.id AS service_id, s.endpoint AS url, e.method, e.example_body, e.price_usd AS listed_price_usd,
       s.unanswered_since, s.flags, w.checked_at AS wildcard_checked_at, w.same_402 AS wildcard_same_402,
       p.latency_ms AS last_latency_ms, p.status_code AS last_status_code
     FROM services s LEFT JOIN service_endpoints e ON e.service_id = s.id AND e.position = (
       SELECT min(position) FROM service_endpoints WHERE service_id = s.id AND url = s.endpoint)
-    LEFT JOIN wildcard_checks w ON w.service_id = s.id
-    LEFT JOIN probes p ON p.id = (SELECT id FROM probes q WHERE q.service_id = s.id ORDER BY q.probed_at DESC, q.id DESC LIMIT 1)
-    WHERE s.endpoint NOT LIKE 'acp://%' ORDER BY s.id`,
+    ${NEWEST_PROBE_JOINS}
+    WHERE s.id IN (SELECT value FROM json_each(?)) AND s.endpoint NOT LIKE 'acp://%'`,
   rollUp: `INSERT INTO probe_days (service_id, day, checks, challenges, latency_ms_median)
     SELECT service_id, substr(probed_at, 1, 10), count(*), sum(ok), NULL FROM probes
     WHERE probed_at >= ? AND probed_at < ? GROUP BY service_id, substr(probed_at, 1, 10)
@@ -99,9 +106,26 @@ export function getLastCrawlRun(db: DB): CrawlRunRecord | null {
   return row ? { ...row, counts: JSON.parse(row.counts), errors: JSON.parse(row.errors) } : null;
 }
 
-/** Every main endpoint that can be probed (`acp://` endpoints never are), by service id. */
-export function listProbeTargets(db: DB): ProbeTarget[] {
-  const rows = statements(db).targets.all() as Array<Omit<ProbeTarget, 'body' | 'flags' | 'wildcard'> & {
+/** What a pass first reads of each main endpoint to probe: enough to group, order and budget the pass. */
+export type ProbeSlot = Pick<ProbeTarget, 'service_id' | 'url' | 'last_latency_ms' | 'last_status_code'> & {
+  wildcard_checked_at: string | null;
+};
+
+/**
+ * Every main endpoint that can be probed (`acp://` endpoints never are), by service id, at most `limit`; read one at a
+ * time, so a pass over 100,000 services holds only what it keeps of each (its targets are read in pages, below).
+ * @example for (const slot of iterateProbeSlots(db)) hosts.add(new URL(slot.url).host);
+ */
+export function iterateProbeSlots(db: DB, limit = -1): IterableIterator<ProbeSlot> {
+  return statements(db).slots.iterate(limit) as IterableIterator<ProbeSlot>;
+}
+
+/**
+ * The probe targets of the services named (those still stored with an endpoint that can be probed), in no set order.
+ * @example readProbeTargets(db, ['api-example-com'])[0]?.url // 'https://api.example.com/v1/quote'
+ */
+export function readProbeTargets(db: DB, ids: readonly string[]): ProbeTarget[] {
+  const rows = statements(db).targets.all(JSON.stringify(ids)) as Array<Omit<ProbeTarget, 'body' | 'flags' | 'wildcard'> & {
     example_body: string | null; flags: string; wildcard_checked_at: string | null; wildcard_same_402: number | null;
   }>;
   return rows.map(({ example_body, flags, wildcard_checked_at, wildcard_same_402, ...row }) => {

@@ -17,7 +17,7 @@ import { discover } from '../../crawler/discover.ts';
 import { DEFAULT_PROBE_CONCURRENCY, toCheckBudget } from '../../crawler/probe-pass.ts';
 import { countCheckedEndpoints } from '../../data/endpoint-checks.ts';
 import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
-import { listProbeTargets } from '../../data/crawl.ts';
+import { iterateProbeSlots } from '../../data/crawl.ts';
 import { openDatabase } from '../../data/db.ts';
 import { compiledChild } from './compiled.ts';
 import { measureFreshness } from './freshness.ts';
@@ -54,7 +54,7 @@ export const crawlGroup: BenchGroup = {
       const databasePath = join(dir, 'crawl.db');
       const db = openDatabase(databasePath);
       await discover(db, { directories: [toDirectoryConfig(`bazaar=${bazaar}`)], now: () => new Date() });
-      const ids = listProbeTargets(db).map((t) => t.service_id);
+      const ids = [...iterateProbeSlots(db)].map((slot) => slot.service_id);
       const checkable = countCheckedEndpoints(db);
       db.close();
       const msById = new Map(ready.ids.map((id, n) => [id, expectedMs[n] ?? 0]));
