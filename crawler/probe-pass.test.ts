@@ -6,7 +6,7 @@ import { recordProbe } from '../data/probes.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { createProbeAgent, type ProbeAgent } from './probe.ts';
-import { probePass } from './probe-pass.ts';
+import { MAX_PROBE_CONCURRENCY, MIN_PROBE_CONCURRENCY, probePass, toPassConcurrency } from './probe-pass.ts';
 import { parseAllowList } from './targets.ts';
 
 // Four hosts (one port each) answering an x402 v1 challenge, each request logged in arrival order.
@@ -53,7 +53,7 @@ describe('probe pass order', () => {
     arrivals.length = 0;
     // No checks beyond the main probes: this is about their order (crawler/checks.test.ts has the checks).
     const summary = await probePass(db, { agent, concurrency: 1, timeoutMs: 10_000, checkBudget: 0, now: () => new Date('2026-11-02T00:00:00.000Z') });
-    expect(summary.probed).toBe(5);
+    expect(summary).toMatchObject({ probed: 5, concurrency: 1 });
     // Recorded in batches, all of them by the time the pass returns: the 4 earlier probes and these 5.
     expect(db.prepare('SELECT count(*) AS n FROM probes').get()).toEqual({ n: 9 });
     // Never probed counts as the time limit (10 s), so c leads b (9 s); the fast and middling hosts keep their
@@ -97,5 +97,18 @@ describe('probe pass order', () => {
       await wideAgent.dispatcher.close();
       await Promise.all([wide, second].map((server) => new Promise((resolve) => server.close(resolve))));
     }
+  });
+
+  it('takes on as many probes in flight as it needs to end within 100 s by its services\' last durations, within 64-128', async () => {
+    expect(toPassConcurrency(0)).toBe(MIN_PROBE_CONCURRENCY);
+    // 10,000 services at 230 ms: 2,300 s of requests, 23 in flight would do; never fewer than 64.
+    expect(toPassConcurrency(10_000 * 230)).toBe(64);
+    expect(toPassConcurrency(100 * 100_000)).toBe(100);
+    // 100,000 services at 220 ms would want 220; never more than 128.
+    expect(toPassConcurrency(100_000 * 220)).toBe(MAX_PROBE_CONCURRENCY);
+    const db = openTestDatabase();
+    upsertServices(db, [makeService({ id: 'a-fast-test', endpoint: `http://${origin(servers[0]!)}/a` })], '2026-11-01T00:00:00.000Z');
+    const summary = await probePass(db, { agent, timeoutMs: 10_000, checkBudget: 0, now: () => new Date() });
+    expect(summary).toMatchObject({ probed: 1, concurrency: 64 });
   });
 });

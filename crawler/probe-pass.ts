@@ -10,11 +10,25 @@ import { fillUrlTemplate, isUrlTemplate } from './template.ts';
 import { isSame402, isWildcardCheckDue, toSiblingUrl } from './wildcard.ts';
 
 /**
- * Probes in flight at once, across hosts (one at a time per host): enough for a pass over 100,000 services to end
- * within the 5-minute probe interval (docs/decisions.md, "Freshness at scale"); one socket each, far below the
- * usual limit of 1,024 open files.
+ * Probes in flight at once, across hosts (one at a time per host), unless a pass is told otherwise: as many as it
+ * needs to end within PASS_AIM_MS by its services' last durations (`toPassConcurrency`), at least the fewest and at
+ * most the most below. 128 lets a pass over 100,000 services end within the 5-minute probe interval; a smaller index
+ * takes fewer, so its pass asks the machine it shares with the API for no more than it needs (docs/decisions.md,
+ * "Freshness at scale"). One socket each, far below the usual limit of 1,024 open files.
  */
-export const DEFAULT_PROBE_CONCURRENCY = 128;
+export const MIN_PROBE_CONCURRENCY = 64;
+export const MAX_PROBE_CONCURRENCY = 128;
+/** A pass aims to end within a third of the default 5-minute probe interval. */
+export const PASS_AIM_MS = 100_000;
+
+/**
+ * The probes in flight a pass takes on when its requests are expected to take `expectedMs` in all.
+ * @example toPassConcurrency(2_300_000) // 64
+ */
+export function toPassConcurrency(expectedMs: number): number {
+  return Math.min(MAX_PROBE_CONCURRENCY, Math.max(MIN_PROBE_CONCURRENCY, Math.ceil(expectedMs / PASS_AIM_MS)));
+}
+
 /**
  * The requests a pass may make beyond its main probes (wildcard and endpoint checks), as a share of its main probes:
  * the checks add at most this much to a pass. With 10,000 hosts listing 25 endpoints each on average, a fifth is
@@ -48,6 +62,8 @@ export interface ProbePassOptions {
 }
 
 export interface ProbePassSummary {
+  /** Probes in flight at once at most (the option given, or `toPassConcurrency`). */
+  concurrency: number;
   probed: number;
   live: number;
   /** Services not live, by the reason of their probe. */
@@ -99,7 +115,8 @@ interface PassContext {
  */
 export async function probePass(db: DB, options: ProbePassOptions): Promise<ProbePassSummary> {
   const plan = planPass(db, options);
-  const summary: ProbePassSummary = { probed: 0, live: 0, not_live: {}, not_probed: 0, wildcard_checks: 0, endpoint_checks: 0 };
+  const concurrency = options.concurrency ?? toPassConcurrency(plan.expectedMs);
+  const summary: ProbePassSummary = { concurrency, probed: 0, live: 0, not_live: {}, not_probed: 0, wildcard_checks: 0, endpoint_checks: 0 };
   const budget = options.checkBudget ?? toCheckBudget(plan.total);
   const ctx: PassContext = {
     db, options, summary,
@@ -109,7 +126,7 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
     wildcardChecks: createRecorder((batch) => recordWildcardChecks(db, batch)),
   };
   const dueByService = listDueByService(db, plan.wildcardsDue, ctx.budget, options.now());
-  const queue = new PQueue({ concurrency: options.concurrency ?? DEFAULT_PROBE_CONCURRENCY });
+  const queue = new PQueue({ concurrency });
   let done = 0;
   const hostChain = async (hostTargets: ProbeTarget[]) => {
     const answered: ProbeTarget[] = [];
@@ -124,12 +141,19 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
   return summary;
 }
 
-/** A pass's plan: the hosts' chains of service ids in the order they start, how many there are, and the wildcard checks due. */
+/**
+ * A pass's plan: the hosts' chains in the order they start, how many services, how long their requests are expected
+ * to take in all, and the wildcard checks due. A chain is its host's service ids joined by CHAIN_SEPARATOR (ids hold
+ * none): one string a host, since a pass over 100,000 hosts holds them all (an array a host took 23 MB of heap).
+ */
 interface PassPlan {
-  chains: string[][];
+  chains: string[];
   total: number;
+  expectedMs: number;
   wildcardsDue: number;
 }
+
+const CHAIN_SEPARATOR = ' ';
 
 /**
  * Plans a pass from what it first reads of each main endpoint (data/crawl.ts, `iterateProbeSlots`): the services of
@@ -139,30 +163,40 @@ interface PassPlan {
 function planPass(db: DB, options: ProbePassOptions): PassPlan {
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
   const now = options.now();
-  const byHost = new Map<string, HostChain>();
+  const chainByHost = new Map<string, number>();
+  const chains: string[] = [];
+  const chainMs: number[] = [];
   let total = 0;
+  let expectedMs = 0;
   let wildcardsDue = 0;
   for (const slot of iterateProbeSlots(db, options.limit)) {
     total += 1;
     const wildcard = slot.wildcard_checked_at === null ? null : { checked_at: slot.wildcard_checked_at };
     if (slot.last_status_code === 402 && isWildcardCheckDue(wildcard, now)) wildcardsDue += 1;
-    const host = new URL(slot.url).host;
-    const chain = byHost.get(host) ?? { ids: [], expectedMs: 0 };
-    chain.ids.push(slot.service_id);
     // A service never probed is expected to take the time limit.
-    chain.expectedMs += slot.last_latency_ms ?? timeoutMs;
-    byHost.set(host, chain);
+    const ms = slot.last_latency_ms ?? timeoutMs;
+    expectedMs += ms;
+    const host = new URL(slot.url).host;
+    const index = chainByHost.get(host);
+    if (index === undefined) {
+      chainByHost.set(host, chains.length);
+      chains.push(slot.service_id);
+      chainMs.push(ms);
+    } else {
+      chains[index] += `${CHAIN_SEPARATOR}${slot.service_id}`;
+      chainMs[index]! += ms;
+    }
   }
-  return { chains: toStartOrder([...byHost.values()]), total, wildcardsDue };
+  return { chains: toStartOrder(chains, chainMs), total, expectedMs, wildcardsDue };
 }
 
 /** Service ids read from the database at once when the pass reaches them: a few hundred hosts' targets in memory. */
 const TARGET_PAGE = 256;
 
 /** The chains' probe targets, read a page of chains at a time as the pass reaches them (a service gone since is skipped). */
-function* readChains(db: DB, chains: string[][]): Generator<ProbeTarget[]> {
+function* readChains(db: DB, chains: string[]): Generator<ProbeTarget[]> {
   for (let start = 0; start < chains.length; start += TARGET_PAGE) {
-    const page = chains.slice(start, start + TARGET_PAGE);
+    const page = chains.slice(start, start + TARGET_PAGE).map((chain) => chain.split(CHAIN_SEPARATOR));
     const byId = new Map(readProbeTargets(db, page.flat()).map((target) => [target.service_id, target]));
     for (const ids of page) {
       const chain = ids.flatMap((id) => byId.get(id) ?? []);
@@ -350,12 +384,6 @@ function createRecorder<T>(write: (batch: T[]) => void): Recorder<T> {
 /** A host chain expected to take at least this long starts at the head of the pass. */
 const LONG_CHAIN_MS = 1_000;
 
-/** The services of one host, and how long probing them is expected to take (from their last probes). */
-interface HostChain {
-  ids: string[];
-  expectedMs: number;
-}
-
 /**
  * The hosts' probe chains in the order they start: those expected to take a second or more first, longest first
  * (from each service's last probe; one never probed counts as the time limit), so slow and dead hosts run beside
@@ -363,11 +391,9 @@ interface HostChain {
  * those too would leave the fastest hosts for the end, where the slots turning over every few milliseconds ask for
  * more CPU than the machine has and every probe's latency grows.
  */
-function toStartOrder(chains: HostChain[]): string[][] {
-  // Short chains all rank 0, and the sort is stable, so they keep the order listed.
-  const rank = (chain: HostChain) => (chain.expectedMs >= LONG_CHAIN_MS ? chain.expectedMs : 0);
-  return chains
-    .map((chain) => ({ ids: chain.ids, rank: rank(chain) }))
-    .sort((a, b) => b.rank - a.rank)
-    .map(({ ids }) => ids);
+function toStartOrder(chains: string[], chainMs: number[]): string[] {
+  const long = chains.map((_, index) => index).filter((index) => chainMs[index]! >= LONG_CHAIN_MS);
+  // Array.prototype.sort is stable: chains expected to take as long keep the order listed.
+  long.sort((a, b) => chainMs[b]! - chainMs[a]!);
+  return [...long.map((index) => chains[index]!), ...chains.filter((_, index) => chainMs[index]! < LONG_CHAIN_MS)];
 }

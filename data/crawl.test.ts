@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate } from './db.ts';
+import { migrate, openDatabase } from './db.ts';
 import { migrations } from './migrations/index.ts';
 import { INTERRUPTED_ERROR, closeInterruptedCrawlRuns, finishCrawlRun, getLastCrawlRun, iterateProbeSlots, pruneProbeHistory, readProbeTargets, rollUpProbeDay, startCrawlRun } from './crawl.ts';
 import { recordProbe } from './probes.ts';
@@ -14,6 +14,11 @@ const probeAt = (id: string, at: string, ok: boolean, latency: number) => ({
 });
 
 describe('crawl records', () => {
+  it('opens the database with the page cache asked for, else better-sqlite3\'s 16,000 KiB', () => {
+    expect(openDatabase(':memory:', { cacheKiB: 8_000 }).pragma('cache_size', { simple: true })).toBe(-8_000);
+    expect(openDatabase(':memory:').pragma('cache_size', { simple: true })).toBe(-16_000);
+  });
+
   it('records a run from start to finish', () => {
     const db = openTestDatabase();
     const id = startCrawlRun(db, 'full', '2026-11-01T00:00:00.000Z');

@@ -6,12 +6,14 @@ import { migrations } from './migrations/index.ts';
 export type DB = Database.Database;
 
 /**
- * Opens (creating if missing) the index database, switches on WAL and foreign keys, and migrates it.
+ * Opens (creating if missing) the index database, switches on WAL and foreign keys, and migrates it; `cacheKiB` sets
+ * the connection's page cache (better-sqlite3's default is 16,000 KiB).
  * @example const db = openDatabase('data/index.db');
  */
-export function openDatabase(path: string): DB {
+export function openDatabase(path: string, options: { cacheKiB?: number } = {}): DB {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
+  if (options.cacheKiB !== undefined) db.pragma(`cache_size = -${Math.floor(options.cacheKiB)}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

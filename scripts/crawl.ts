@@ -12,6 +12,7 @@ import { DEMO_SERVICES } from '../api/demo/registry.ts';
 import { openDatabase } from '../data/db.ts';
 import { DEFAULT_DIRECTORIES, toDirectoryConfig } from '../crawler/directories.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
+import { CRAWL_CACHE_KIB } from '../crawler/schedule.ts';
 import { runCrawl, type CrawlSummary } from '../crawler/run.ts';
 import { parse as parseAcp } from '../crawler/sources/acp.ts';
 import acpMerchants from '../crawler/sources/acp-merchants.json' with { type: 'json' };
@@ -78,7 +79,7 @@ function printSummary(summary: CrawlSummary): void {
   }
   if (discovery) console.log(`services: ${discovery.services.found} found, ${discovery.services.new} new, ${discovery.services.updated} updated`);
   if (probes) {
-    console.log(`probes: ${probes.probed}, live ${probes.live}, not live ${probes.probed - probes.live}, not probed ${probes.not_probed}`);
+    console.log(`probes: ${probes.probed}, live ${probes.live}, not live ${probes.probed - probes.live}, not probed ${probes.not_probed} (${probes.concurrency} in flight at most)`);
     console.log(`checks: ${probes.endpoint_checks} listed endpoints, ${probes.wildcard_checks} random paths`);
     for (const [reason, count] of Object.entries(probes.not_live).sort((a, b) => b[1] - a[1])) console.log(`  ${String(count).padStart(6)}  ${reason}`);
   }
@@ -97,7 +98,7 @@ async function main(): Promise<number> {
   }
   let db;
   try {
-    db = openDatabase(config.databasePath);
+    db = openDatabase(config.databasePath, { cacheKiB: CRAWL_CACHE_KIB });
     db.exec('BEGIN IMMEDIATE; ROLLBACK');
   } catch (error) {
     console.error(`crawl: cannot write the database ${config.databasePath}: ${(error as Error).message}`);

@@ -3,8 +3,8 @@
  * 1 % never answering; each host listing 1-50 endpoints as the API benchmark's data), run by the real `npm run crawl`
  * in a child process with its endpoint and wildcard checks on, against the bound the concurrency allows (sum of the
  * durations of its requests, checks included / concurrency): a first pass, then a scheduled pass that has the first's
- * durations, with its peak RSS and the API's p99 while it runs, against idle, with the load generator and the fleet kept
- * off the server's core (outside.ts); then the same pass without checks, to show what they add, and how many days the
+ * durations, with its peak RSS and the API's p99 while it runs, against idle at the rate the load reached, with the load
+ * generator and the fleet kept off the server's core (outside.ts); then the same pass without checks, to show what they add, and how many days the
  * checks take to cover every listed endpoint at the default interval.
  */
 import { fork, spawn } from 'node:child_process';
@@ -14,14 +14,14 @@ import { join } from 'node:path';
 import { readConfig } from '../../api/config.ts';
 import { toDirectoryConfig } from '../../crawler/directories.ts';
 import { discover } from '../../crawler/discover.ts';
-import { DEFAULT_PROBE_CONCURRENCY, toCheckBudget } from '../../crawler/probe-pass.ts';
+import { toCheckBudget } from '../../crawler/probe-pass.ts';
 import { countCheckedEndpoints } from '../../data/endpoint-checks.ts';
 import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
 import { iterateProbeSlots } from '../../data/crawl.ts';
 import { openDatabase } from '../../data/db.ts';
 import { compiledChild } from './compiled.ts';
 import { measureFreshness } from './freshness.ts';
-import { keepOffServerCore, startLoadGenerator } from './outside.ts';
+import { keepOffServerCore, measureServer, reachedRate, startLoadGenerator } from './outside.ts';
 import { round, type BenchGroup } from './report.ts';
 import type { ServerReport } from './instrument.ts';
 import { startServer } from './server-child.ts';
@@ -29,8 +29,8 @@ import { startServer } from './server-child.ts';
 const SERVICES = Number(process.env.BENCH_CRAWL_SERVICES ?? 10_000);
 const LOAD_SECONDS = 8;
 /**
- * The loads the API's p99 is measured under, idle and then in the busy middle of the pass: flat out (the target), and
- * a steady 2,000 requests a second, far below what the server answers.
+ * The loads the API's p99 is measured under in the busy middle of the pass: flat out (the target), and a steady
+ * 2,000 requests a second. Each is set against idle at the rate it reached (outside.ts, `reachedRate`).
  */
 const API_LOADS: Array<{ label: string; rps?: number; maxRatio?: number }> = [
   { label: 'flat out', maxRatio: 2 },
@@ -59,58 +59,52 @@ export const crawlGroup: BenchGroup = {
       db.close();
       const msById = new Map(ready.ids.map((id, n) => [id, expectedMs[n] ?? 0]));
 
-      const probesBound = expectedMs.reduce((sum, ms) => sum + ms, 0) / 1000 / DEFAULT_PROBE_CONCURRENCY;
+      const requestSeconds = expectedMs.reduce((sum, ms) => sum + ms, 0) / 1000;
       // The first pass knows nothing of how long each service takes; every later pass (what `npm start` runs on
       // its schedule) starts the hosts the pass before found slow first. Both are shown; the targets are the later's.
       const first = await runCrawlChild(databasePath, async () => {});
       const firstChecks = countPassChecks(databasePath, first.startedAt, msById);
-      const firstBound = probesBound + firstChecks.expectedSeconds / DEFAULT_PROBE_CONCURRENCY;
+      const firstBound = (requestSeconds + firstChecks.expectedSeconds) / first.concurrency;
       emit({
         label: 'first pass (no history)',
-        value: `${round(ids.length / first.probeSeconds)} probes/s, ${round(firstBound / first.probeSeconds)}x of the bound, ${round(first.peakRssBytes / MB)} MB; ` +
-          `${firstChecks.endpoints} endpoint and ${firstChecks.wildcards} wildcard checks`,
+        value: `${round(ids.length / first.probeSeconds)} probes/s at concurrency ${first.concurrency}, ${round(firstBound / first.probeSeconds)}x of the bound, ` +
+          `${round(first.peakRssBytes / MB)} MB; ${firstChecks.endpoints} endpoint and ${firstChecks.wildcards} wildcard checks`,
       });
 
       const api = await startServer('serve-app.ts', [databasePath]);
       const loadGenerator = await startLoadGenerator();
       const pinned = keepOffServerCore(api.pid, [loadGenerator.pid, fleet.pid!]);
       const paths = ids.map((id) => `/api/v1/services/${id}`);
-      /** The API's p99 under each load, first idle and then in the busy middle of the pass (one after the other). */
-      const measureApi = async () => {
-        const reports: ServerReport[] = [];
-        for (const load of API_LOADS) {
-          await api.reset();
-          await loadGenerator.run({ url: api.url, paths, seconds: LOAD_SECONDS, rps: load.rps });
-          reports.push(await api.report());
-        }
-        return reports;
-      };
+      const measure = (rps?: number) => measureServer(api, loadGenerator, { paths, seconds: LOAD_SECONDS, rps });
       await loadGenerator.run({ url: api.url, paths, seconds: 2 });
-      const idle = await measureApi();
-      let during: ServerReport[] = [];
+      const idleFlatOut = await measure();
+      const during: ServerReport[] = [];
       const crawl = await runCrawlChild(databasePath, async () => {
         await new Promise((resolve) => setTimeout(resolve, LOAD_DELAY_MS));
-        during = await measureApi();
+        for (const load of API_LOADS) during.push(await measure(load.rps));
       });
+      // Idle again, at the rate each load reached during the pass.
+      const idle: ServerReport[] = [];
+      for (const report of during) idle.push(await measure(reachedRate(report, LOAD_SECONDS)));
       await api.stop();
       loadGenerator.stop();
       const checks = countPassChecks(databasePath, crawl.startedAt, msById);
-      const boundSeconds = probesBound + checks.expectedSeconds / DEFAULT_PROBE_CONCURRENCY;
+      const boundSeconds = (requestSeconds + checks.expectedSeconds) / crawl.concurrency;
 
       const rate = ids.length / crawl.probeSeconds;
       emit({ label: 'probes per second', value: `${round(rate)}  (${ids.length} in ${round(crawl.probeSeconds)} s; then ${round(crawl.afterSeconds)} s to exit)`, target: { actual: rate, op: '>=', limit: 200, unit: '/s' } });
       const requests = ids.length + checks.endpoints + checks.wildcards;
       emit({ label: 'requests/s with checks', value: `${round(requests / crawl.probeSeconds)}  (${checks.endpoints} endpoint and ${checks.wildcards} wildcard checks beside the probes)` });
       const ofBound = boundSeconds / crawl.probeSeconds;
-      emit({ label: 'share of concurrency bound', value: `${round(ofBound)}x  (bound ${round(boundSeconds)} s at ${DEFAULT_PROBE_CONCURRENCY}, checks included)`, target: { actual: ofBound, op: '>=', limit: 0.9, unit: 'x' } });
+      emit({ label: 'share of concurrency bound', value: `${round(ofBound)}x  (bound ${round(boundSeconds)} s at concurrency ${crawl.concurrency}, checks included)`, target: { actual: ofBound, op: '>=', limit: 0.9, unit: 'x' } });
       const rssMb = crawl.peakRssBytes / MB;
       emit({ label: 'crawler peak RSS', value: `${round(rssMb)} MB`, target: { actual: rssMb, op: '<=', limit: 200, unit: ' MB' } });
       API_LOADS.forEach((load, index) => {
         const ratio = during[index]!.p99Ms / idle[index]!.p99Ms;
         emit({
           label: `API p99 in crawl, ${load.label}`,
-          value: `${round(during[index]!.p99Ms)} ms  (${round(ratio)}x idle ${round(idle[index]!.p99Ms)} ms; ` +
-            `${round(during[index]!.requests / LOAD_SECONDS)} req/s against ${round(idle[index]!.requests / LOAD_SECONDS)} idle` +
+          value: `${round(during[index]!.p99Ms)} ms at ${reachedRate(during[index]!, LOAD_SECONDS)} req/s  (${round(ratio)}x idle at that rate, ${round(idle[index]!.p99Ms)} ms` +
+            `${load.rps === undefined ? `; idle flat out ${round(idleFlatOut.p99Ms)} ms at ${reachedRate(idleFlatOut, LOAD_SECONDS)} req/s` : ''}` +
             `${pinned ? '' : '; not kept off the server\'s core'})`,
           target: load.maxRatio === undefined ? undefined : { actual: ratio, op: '<=', limit: load.maxRatio, unit: 'x' },
         });
@@ -139,15 +133,18 @@ export const crawlGroup: BenchGroup = {
 /**
  * Runs `scripts/crawl.ts --probe-only` as `npm start` schedules it (compiled, capped heap) and, once its probe phase
  * starts, `whileProbing`; times the phase (from its `probes...` line to its `submissions...` line) and what follows
- * it until the child exits (submissions, roll-ups, pruning), and samples RSS.
+ * it until the child exits (submissions, roll-ups, pruning), samples RSS, and reads the concurrency the pass took
+ * from its summary.
  */
 async function runCrawlChild(databasePath: string, whileProbing: () => Promise<unknown>, extraArgs: string[] = []) {
   const startedAt = new Date().toISOString();
   const child = spawn(process.execPath, [...CRAWL_HEAP_ARGS, await compiledChild('scripts/crawl.ts'), '--probe-only', ...extraArgs], {
     env: { ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   deprioritize(child);
+  let summary = '';
+  child.stdout.on('data', (chunk: Buffer) => (summary += chunk.toString()));
   let peakRssBytes = 0;
   const sampler = setInterval(() => {
     const match = /VmRSS:\s+(\d+) kB/.exec(safeRead(`/proc/${child.pid}/status`));
@@ -170,7 +167,9 @@ async function runCrawlChild(databasePath: string, whileProbing: () => Promise<u
   await load;
   if (code !== 0) throw new Error(`the crawl exited with ${code}`);
   if (probeEnd === undefined) throw new Error('the crawl never reported the end of its probe phase ("submissions...")');
-  return { probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, startedAt };
+  const concurrency = Number(/\((\d+) in flight at most\)/.exec(summary)?.[1]);
+  if (!concurrency) throw new Error(`the crawl's summary names no concurrency: ${summary.slice(0, 500)}`);
+  return { probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, startedAt, concurrency };
 }
 
 /**

@@ -1,28 +1,28 @@
 /**
  * Freshness at scale, in the crawl group: one probe pass over 100,000 fleet services (each its own host, the crawl
- * benchmark's latency spread) by the real `npm run crawl --probe-only` at its default concurrency, as `npm start`
- * schedules it (compiled, capped heap, lowered priority), must finish within the default probe interval (5 min),
- * with the crawler's peak RSS at most 200 MB and the API's p99 (flat out, on the 100,000 services' details) at most
- * twice idle. `BENCH_FRESHNESS_SERVICES` sets the size (0 skips it); `BENCH_FRESHNESS_CONCURRENCY` tries another
- * concurrency than the default.
+ * benchmark's latency spread; the first, with no history, so every service's liveness, terms and change are written)
+ * by the real `npm run crawl --probe-only` at the concurrency it takes by itself, as `npm start` schedules it
+ * (compiled, capped heap, lowered priority), must finish within the default probe interval (5 min), with the
+ * crawler's peak RSS at most 200 MB and the API's p99 (flat out, on the 100,000 services' details) at most twice
+ * idle at the rate it reached (outside.ts, `reachedRate`). `BENCH_FRESHNESS_SERVICES` sets the size (0 skips it);
+ * `BENCH_FRESHNESS_CONCURRENCY` gives the pass a concurrency.
  */
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toServiceId } from '../../crawler/normalize.ts';
-import { DEFAULT_PROBE_CONCURRENCY } from '../../crawler/probe-pass.ts';
 import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
 import { openDatabase } from '../../data/db.ts';
 import { upsertServices } from '../../data/services.ts';
 import type { ServiceInput } from '../../data/types.ts';
 import { compiledChild } from './compiled.ts';
-import { keepOffServerCore, startLoadGenerator } from './outside.ts';
+import { keepOffServerCore, measureServer, reachedRate, startLoadGenerator } from './outside.ts';
 import { round, type BenchGroup } from './report.ts';
 import { startServer } from './server-child.ts';
 
 const SERVICES = Number(process.env.BENCH_FRESHNESS_SERVICES ?? 100_000);
-const CONCURRENCY = Number(process.env.BENCH_FRESHNESS_CONCURRENCY ?? DEFAULT_PROBE_CONCURRENCY);
+const CONCURRENCY = process.env.BENCH_FRESHNESS_CONCURRENCY;
 /** `PROBE_INTERVAL`'s default: a pass must end before the next is due. */
 const INTERVAL_S = 300;
 const LOAD_SECONDS = 8;
@@ -47,26 +47,23 @@ export const measureFreshness: BenchGroup['run'] = async (emit) => {
     const loadGenerator = await startLoadGenerator();
     const pinned = keepOffServerCore(api.pid, [loadGenerator.pid, fleet.pid!]);
     const paths = endpoints.map(({ url }) => `/api/v1/services/${toServiceId(url)}`);
-    const measureApi = async () => {
-      await api.reset();
-      await loadGenerator.run({ url: api.url, paths, seconds: LOAD_SECONDS });
-      return api.report();
-    };
+    const measure = (rps?: number) => measureServer(api, loadGenerator, { paths, seconds: LOAD_SECONDS, rps });
     await loadGenerator.run({ url: api.url, paths, seconds: 2 });
-    const idle = await measureApi();
-    let during = idle;
+    const idleFlatOut = await measure();
+    let during = idleFlatOut;
     const pass = await runProbePass(databasePath, async () => {
       await new Promise((resolve) => setTimeout(resolve, LOAD_DELAY_MS));
-      during = await measureApi();
+      during = await measure();
     });
+    const idle = await measure(reachedRate(during, LOAD_SECONDS));
     await api.stop();
     loadGenerator.stop();
 
-    const boundSeconds = expectedMs.reduce((sum, ms) => sum + ms, 0) / 1000 / CONCURRENCY;
+    const boundSeconds = expectedMs.reduce((sum, ms) => sum + ms, 0) / 1000 / pass.concurrency;
     if (pass.probed !== SERVICES) throw new Error(`the freshness pass probed ${pass.probed} of ${SERVICES} services`);
     emit({
       label: `pass over ${round(SERVICES / 1000)}k services`,
-      value: `${round(pass.probeSeconds)} s  (at concurrency ${CONCURRENCY}, bound ${round(boundSeconds)} s; ${pass.live} live; then ${round(pass.afterSeconds)} s to exit)`,
+      value: `${round(pass.probeSeconds)} s  (at concurrency ${pass.concurrency}, bound ${round(boundSeconds)} s; ${pass.live} live; then ${round(pass.afterSeconds)} s to exit)`,
       target: { actual: pass.probeSeconds, op: '<=', limit: INTERVAL_S, unit: ' s' },
     });
     emit({ label: 'pass probes per second', value: `${round(SERVICES / pass.probeSeconds)}  (${round(boundSeconds / pass.probeSeconds)}x of the bound)` });
@@ -76,8 +73,8 @@ export const measureFreshness: BenchGroup['run'] = async (emit) => {
     const ratio = during.p99Ms / idle.p99Ms;
     emit({
       label: 'pass API p99, flat out',
-      value: `${round(during.p99Ms)} ms  (${round(ratio)}x idle ${round(idle.p99Ms)} ms; ${round(during.requests / LOAD_SECONDS)} req/s against ` +
-        `${round(idle.requests / LOAD_SECONDS)} idle${pinned ? '' : '; not kept off the server\'s core'})`,
+      value: `${round(during.p99Ms)} ms at ${reachedRate(during, LOAD_SECONDS)} req/s  (${round(ratio)}x idle at that rate, ${round(idle.p99Ms)} ms; ` +
+        `idle flat out ${round(idleFlatOut.p99Ms)} ms at ${reachedRate(idleFlatOut, LOAD_SECONDS)} req/s${pinned ? '' : '; not kept off the server\'s core'})`,
       target: { actual: ratio, op: '<=', limit: 2, unit: 'x' },
     });
   } finally {
@@ -107,7 +104,7 @@ function writeServices(databasePath: string, endpoints: FleetMessage['endpoints'
  * `submissions...` line) and what follows until it exits, samples its RSS, and runs `whileProbing` once probes start.
  */
 async function runProbePass(databasePath: string, whileProbing: () => Promise<unknown>) {
-  const concurrency = CONCURRENCY === DEFAULT_PROBE_CONCURRENCY ? [] : ['--concurrency', String(CONCURRENCY)];
+  const concurrency = CONCURRENCY === undefined ? [] : ['--concurrency', CONCURRENCY];
   const child = spawn(process.execPath, [...CRAWL_HEAP_ARGS, await compiledChild('scripts/crawl.ts'), '--probe-only', ...concurrency], {
     env: { UV_THREADPOOL_SIZE: '128', ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: '127.0.0.0/8' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -144,7 +141,9 @@ async function runProbePass(databasePath: string, whileProbing: () => Promise<un
   if (code !== 0) throw new Error(`the crawl exited with ${code ?? signal}: ${errors}`);
   if (probeEnd === undefined) throw new Error('the crawl never reported the end of its probe phase ("submissions...")');
   const [, probed = 0, live = 0] = (/probes: (\d+), live (\d+)/.exec(summary) ?? []).map(Number);
-  return { probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, cpuSeconds, probed, live };
+  const passConcurrency = Number(/\((\d+) in flight at most\)/.exec(summary)?.[1]);
+  if (!passConcurrency) throw new Error(`the crawl's summary names no concurrency: ${summary.slice(0, 500)}`);
+  return { concurrency: passConcurrency, probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, cpuSeconds, probed, live };
 }
 
 function safeRead(path: string): string {
