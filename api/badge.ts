@@ -1,4 +1,3 @@
-import { makeBadge } from 'badge-maker';
 import { getRouterParam, type H3Event } from 'h3';
 import { getService } from '../data/service-read.ts';
 import type { Service } from '../domain/schemas.ts';
@@ -6,6 +5,13 @@ import type { AppDeps, Route } from './app.ts';
 
 /** Badge colours (badge-maker's names): live green, not live red, unchecked and unknown grey. */
 export const BADGE_COLORS = { live: 'brightgreen', dark: 'red', unchecked: 'lightgrey', unknown: 'lightgrey' } as const;
+
+/**
+ * badge-maker (its font-width tables: about 13 MB of RSS), loaded on the first badge asked for, as the MCP SDK is: a
+ * server that draws no badge does not hold it.
+ */
+let badgeMaker: Promise<typeof import('badge-maker')> | undefined;
+const loadBadgeMaker = () => (badgeMaker ??= import('badge-maker'));
 
 /** A badge may be a few minutes old: it follows the probe pass, every five minutes by default. */
 const BADGE_HEADERS = { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'public, max-age=300' };
@@ -33,7 +39,8 @@ export function badgeRoute(deps: AppDeps): Route {
   return {
     method: 'GET',
     path: '/badge/:file',
-    handler: (event: H3Event) => {
+    handler: async (event: H3Event) => {
+      const { makeBadge } = await loadBadgeMaker();
       const file = getRouterParam(event, 'file', { decode: true }) ?? '';
       const id = file.endsWith('.svg') ? file.slice(0, -4).toLowerCase() : null;
       const service = id ? getService(deps.db, id) : null;
