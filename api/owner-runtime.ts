@@ -1,5 +1,5 @@
 import { createDnsResolver, type DnsResolver } from '../crawler/dns.ts';
-import { createProbeAgent, type ProbeAgent } from '../crawler/probe.ts';
+import type { ProbeAgent, probeEndpoint } from '../crawler/probe.ts';
 import type { AppDeps } from './app.ts';
 import { apiError } from './errors.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit.ts';
@@ -22,10 +22,19 @@ export const CLAIM_LIMITS = {
 
 type LimitName = keyof typeof CLAIM_LIMITS;
 
+export interface Prober {
+  agent: ProbeAgent;
+  probeEndpoint: typeof probeEndpoint;
+}
+
 export interface OwnerRuntime {
   dns: DnsResolver;
-  /** Made on first use: an app that never checks an owner's host opens no pool. */
-  agent(): ProbeAgent;
+  /**
+   * The crawler's probe and the guarded connections it reaches owners' hosts with, loaded and made on first use: an
+   * app that never checks an owner's host opens no pool, and does not hold the probe's challenge readers (mppx and
+   * what it brings: about 13 MB of heap).
+   */
+  prober(): Promise<Prober>;
   /** Spends one of `name`'s tokens for `key`, or throws 429 `rate_limited` saying what to wait for. */
   spend(name: LimitName, key: string, what: string): void;
 }
@@ -48,10 +57,13 @@ export function ownerRuntime(deps: AppDeps): OwnerRuntime {
 function createOwnerRuntime(deps: AppDeps): OwnerRuntime {
   const dns = deps.dns ?? createDnsResolver({ servers: deps.config.dnsServers });
   const limiters = Object.fromEntries(Object.entries(CLAIM_LIMITS).map(([name, rate]) => [name, createRateLimiter(rate)])) as Record<LimitName, RateLimiter>;
-  let agent: ProbeAgent | undefined;
+  let prober: Promise<Prober> | undefined;
   return {
     dns,
-    agent: () => (agent ??= createProbeAgent({ allow: deps.config.allowPrivateTargets })),
+    prober: () => (prober ??= import('../crawler/probe.ts').then((probe) => ({
+      agent: probe.createProbeAgent({ allow: deps.config.allowPrivateTargets }),
+      probeEndpoint: probe.probeEndpoint,
+    }))),
     spend(name, key, what) {
       const taken = limiters[name].take(key, deps.now().getTime());
       if (taken.allowed) return;

@@ -89,7 +89,8 @@ export const verifyClaimOperation = defineOperation({
     const runtime = ownerRuntime(deps);
     runtime.spend('verificationsPerClient', client, 'verifications from one client');
     runtime.spend('verificationsPerService', claim.service_id, 'verifications of one service');
-    const check = await checkOwnership(service.endpoint, claim.token, { dispatcher: runtime.agent().dispatcher, allow: deps.config.allowPrivateTargets, dns: runtime.dns });
+    const { agent } = await runtime.prober();
+    const check = await checkOwnership(service.endpoint, claim.token, { dispatcher: agent.dispatcher, allow: deps.config.allowPrivateTargets, dns: runtime.dns });
     if (!check.verified) {
       recordClaimAttempt(deps.db, claim.id, check.found);
       throw apiError(409, 'conflict', `The token was not found: ${check.found}.`);

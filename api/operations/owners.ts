@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { probeEndpoint } from '../../crawler/probe.ts';
 import { Probe, ServiceDetail } from '../../domain/schemas.ts';
 import { delistService, editService, getDelisting, relistService } from '../../data/owners.ts';
 import { recordProbe } from '../../data/probes.ts';
@@ -136,7 +135,8 @@ export const recheckServiceOperation = defineOperation({
     const runtime = ownerRuntime(deps);
     runtime.spend('rechecksPerService', id, 'recheck of one service');
     const main = listed.endpoints.find((e) => e.url === listed.endpoint);
-    const outcome = await probeEndpoint({ url: listed.endpoint, method: main?.method, body: main?.example_body }, { agent: runtime.agent(), now: deps.now });
+    const { agent, probeEndpoint } = await runtime.prober();
+    const outcome = await probeEndpoint({ url: listed.endpoint, method: main?.method, body: main?.example_body }, { agent, now: deps.now });
     // A delisting while the probe ran leaves nothing to record it on.
     if (getService(deps.db, id)) recordProbe(deps.db, { service_id: id, ...outcome });
     deps.onDataChanged?.();
