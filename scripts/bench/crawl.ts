@@ -20,7 +20,7 @@ import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
 import { iterateProbeSlots } from '../../data/crawl.ts';
 import { openDatabase } from '../../data/db.ts';
 import { compiledChild } from './compiled.ts';
-import { measureFreshness } from './freshness.ts';
+import { measureFreshness, readPassConcurrency } from './freshness.ts';
 import { keepOffServerCore, measureServer, reachedRate, startLoadGenerator } from './outside.ts';
 import { round, type BenchGroup } from './report.ts';
 import type { ServerReport } from './instrument.ts';
@@ -167,9 +167,7 @@ async function runCrawlChild(databasePath: string, whileProbing: () => Promise<u
   await load;
   if (code !== 0) throw new Error(`the crawl exited with ${code}`);
   if (probeEnd === undefined) throw new Error('the crawl never reported the end of its probe phase ("submissions...")');
-  const concurrency = Number(/\((\d+) in flight at most\)/.exec(summary)?.[1]);
-  if (!concurrency) throw new Error(`the crawl's summary names no concurrency: ${summary.slice(0, 500)}`);
-  return { probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, startedAt, concurrency };
+  return { probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, startedAt, concurrency: readPassConcurrency(summary) };
 }
 
 /**

@@ -141,9 +141,14 @@ async function runProbePass(databasePath: string, whileProbing: () => Promise<un
   if (code !== 0) throw new Error(`the crawl exited with ${code ?? signal}: ${errors}`);
   if (probeEnd === undefined) throw new Error('the crawl never reported the end of its probe phase ("submissions...")');
   const [, probed = 0, live = 0] = (/probes: (\d+), live (\d+)/.exec(summary) ?? []).map(Number);
-  const passConcurrency = Number(/\((\d+) in flight at most\)/.exec(summary)?.[1]);
-  if (!passConcurrency) throw new Error(`the crawl's summary names no concurrency: ${summary.slice(0, 500)}`);
-  return { concurrency: passConcurrency, probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, cpuSeconds, probed, live };
+  return { concurrency: readPassConcurrency(summary), probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, cpuSeconds, probed, live };
+}
+
+/** The probes in flight a crawl's pass took, from its summary (scripts/crawl.ts prints it). */
+export function readPassConcurrency(summary: string): number {
+  const concurrency = Number(/\((\d+) in flight at most\)/.exec(summary)?.[1]);
+  if (!concurrency) throw new Error(`the crawl's summary names no concurrency: ${summary.slice(0, 500)}`);
+  return concurrency;
 }
 
 function safeRead(path: string): string {
