@@ -24,6 +24,7 @@ const db = openFixtureDatabase([
   makeService({ id: 'dirty-example-com', name: dirty('Dirty Name'), description: dirty('Dirty description here') }),
   makeService({ id: 'gone-example-com', name: 'Gone' }),
   makeService({ id: 'owned-example-com', name: 'Owned' }),
+  makeService({ id: 'edited-example-com', name: 'Edited' }),
 ]);
 let site: FixtureSite;
 let origin: string;
@@ -67,6 +68,17 @@ function readXml(xml: string): string {
 /** Text without U+FFFD, which XML allows: SQLite keeps a lone surrogate written before the cleaning as replacement characters. */
 const visible = (text: string) => text.replaceAll('\uFFFD', '');
 
+/** An owner key for a service, as a verified claim gives one. */
+function becomeOwner(serviceId: string): string {
+  const key = newOwnerKey();
+  const claim = createClaim(db, { service_id: serviceId, client: '127.0.0.1', now: FIXTURE_NOW });
+  verifyClaim(db, claim, hashOwnerKey(key), FIXTURE_NOW.toISOString());
+  return key;
+}
+
+const asOwner = (key: string, method: string, body: unknown): RequestInit =>
+  ({ method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
 const HIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202E\uFFFE\uFFFF]|\p{Cs}/u;
 
 describe('feeds of a database holding forbidden characters', { timeout: 60_000 }, () => {
@@ -91,19 +103,27 @@ describe('feeds of a database holding forbidden characters', { timeout: 60_000 }
   });
 
   it("an owner's delist reason goes in through the API and comes out clean in the change log and the feed", async () => {
-    const key = newOwnerKey();
-    const claim = createClaim(db, { service_id: 'owned-example-com', client: '127.0.0.1', now: FIXTURE_NOW });
-    verifyClaim(db, claim, hashOwnerKey(key), FIXTURE_NOW.toISOString());
-    const response = await fetch(`${origin}/api/v1/services/owned-example-com/delist`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ reason: `\r\n${dirty('Moved to a new host')}\u2066\u2069` }),
-    });
+    const key = becomeOwner('owned-example-com');
+    const response = await fetch(`${origin}/api/v1/services/owned-example-com/delist`,
+      asOwner(key, 'POST', { reason: `\r\n${dirty('Moved to a new host')}\u2066\u2069` }));
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: 'delisted', reason: 'Moved to a new host' });
     const log = await (await fetch(`${origin}/api/v1/changes?service=owned-example-com`)).json();
     expect(log.changes.at(-1)).toMatchObject({ type: 'delisted', summary: 'Its owner delisted it: Moved to a new host.' });
     await refreshSite(db, site.options);
     expect(readXml(await get('/feed.xml'))).toContain('Its owner delisted it: Moved to a new host.');
+  });
+
+  it("an owner's edits are cleaned, and one of controls only is refused", async () => {
+    const key = becomeOwner('edited-example-com');
+    const path = `${origin}/api/v1/services/edited-example-com`;
+    const edited = await fetch(path, asOwner(key, 'PATCH', { name: dirty('Edited Name'), description: dirty('Line one\r\nline two'), category: dirty('data') }));
+    expect(edited.status).toBe(200);
+    expect(await edited.json()).toMatchObject({ name: 'Edited Name', description: 'Line one\nline two', category: 'data' });
+    const refused = await fetch(path, asOwner(key, 'PATCH', { name: '\u202E\u0000\u2066' }));
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('name') });
+    await refreshSite(db, site.options);
+    expect(readXml(await get('/services/edited-example-com/feed.xml'))).toContain('Edited Name: changes');
   });
 });
