@@ -114,14 +114,16 @@ describe('npm run admin', { timeout: 240_000 }, () => {
     expect(JSON.parse(json.stdout)[0]).toMatchObject({ id, name });
   });
 
-  it('cleans an operator\'s reason before it is kept, shown or logged', async () => {
-    const { path, other } = makeDatabase('reasons');
+  it('cleans an operator\'s reason before it is kept, shown or logged, and a name written before the cleaning as it lists it', async () => {
+    const { path, queued, other } = makeDatabase('reasons');
+    expect((await admin(path, 'approve', queued)).code).toBe(0);
     const rejected = await admin(path, 'reject', other, '--reason', '\u202ESpam\u0007 \u2066listing\u2069\r\n');
     expect(rejected.stdout).toBe(`${other} rejected: Spam listing\n`);
     const delisted = await admin(path, 'delist', 'a-example-com', '--reason', 'Scam\u001b[2J\u202D', '--json');
     expect(JSON.parse(delisted.stdout)).toMatchObject({ reason: 'Scam[2J' });
     const db = openDatabase(path);
     try {
+      expect(getService(db, 'new-example-org')).toMatchObject({ name: 'New [31mRed' });
       expect(getSubmission(db, other)).toMatchObject({ reason: 'Spam listing' });
       expect(listChanges(db, { service: 'a-example-com', limit: 1 }).changes[0]).toMatchObject({ summary: 'An operator delisted it: Scam[2J.' });
     } finally {
