@@ -18,6 +18,17 @@ describe('POST /api/v1/submit', () => {
     expect((await request('/api/v1/submissions/sub_unknown')).status).toBe(404);
   });
 
+  it('cleans the name and contact where they enter: controls, bidi and XML-forbidden characters dropped', async () => {
+    const { request, db } = createTestApp();
+    const dirty = '\u0000\u0001\u001b\u000b\u000c\uFFFE\uFFFF\uD800\u0085\u009b\u202E\u2066';
+    const { json } = await request('/api/v1/submit', submit({ endpoint: 'https://dirty.example/pay', name: ` Dirty${dirty} Name${dirty}\r\n`, contact: `ops${dirty}@dirty.example` }));
+    const followed = Submission.parse((await request(`/api/v1/submissions/${SubmitResult.parse(json).id}`)).json);
+    expect(followed.name).toBe('Dirty Name');
+    expect(db.prepare('SELECT name, contact FROM submissions').get()).toEqual({ name: 'Dirty Name', contact: 'ops@dirty.example' });
+    const invisible = await request('/api/v1/submit', submit({ endpoint: 'https://invisible.example/pay', name: '\u202E\u2066\u0000' }));
+    expect(Submission.parse((await request(`/api/v1/submissions/${invisible.json.id}`)).json).name).toBeNull();
+  });
+
   it('dedupes the same endpoint and the same Idempotency-Key, echoing the earlier record', async () => {
     const { request } = createTestApp();
     const first = (await request('/api/v1/submit', submit({ endpoint: 'https://a.example/pay' }, { 'idempotency-key': 'k1' }))).json;

@@ -70,6 +70,14 @@ describe('toChainName', () => {
   });
 });
 
+describe('challenge text in terms', () => {
+  it('cleans an unknown network or asset as it enters: controls, bidi and XML-forbidden characters dropped', () => {
+    expect(toChainName('\u202Exrpl:0\u0000\u001b\uFFFE')).toBe('xrpl:0');
+    expect(toChainName('Hyper\u2066 Chain\u0085')).toBe('hyper-chain');
+    expect(toAssetSymbol('base', '\u202EFAKE\u0001\uD800')).toBe('FAKE');
+  });
+});
+
 describe('toCaip2', () => {
   it.each([
     ['base', 'eip155:8453'],

@@ -4,6 +4,7 @@
  */
 import type { Price } from '../data/types.ts';
 import { toChainName } from '../domain/chains.ts';
+import { cleanText } from '../domain/text.ts';
 
 /** A price nobody stated (dynamic, missing, or not in a USD asset). */
 export const UNKNOWN_PRICE: Price = Object.freeze({ usd: null, display: null }) as Price;
@@ -98,13 +99,13 @@ function getKnownAsset(chain: string, asset: string): KnownAsset | undefined {
 
 /**
  * The symbol of an asset given as a contract address (per chain; EVM case-insensitive), a name or an ISO code;
- * unknown addresses are kept verbatim.
+ * unknown addresses are kept as given, cleaned (domain/text.ts): a challenge's text enters here.
  * @example toAssetSymbol('base', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913') // 'USDC'; toAssetSymbol('', 'USD Coin') // 'USDC'
  */
 export function toAssetSymbol(chain: string, asset: string): string {
   const known = getKnownAsset(chain, asset);
   if (known) return known.symbol;
-  const trimmed = asset.trim();
+  const trimmed = cleanText(asset).trim();
   return SYMBOL_BY_NAME.get(trimmed.toLowerCase()) ?? trimmed;
 }
 

@@ -10,6 +10,7 @@ import { fetchJson } from './fetch-json.ts';
 import { mergeWithStored } from './merge.ts';
 import { UNKNOWN_PRICE } from './normalize.ts';
 import { probeEndpoint, type ProbeAgent } from './probe.ts';
+import { readText } from './sources/read.ts';
 import { parseOpenApi, parseWellKnown } from './sources/wellknown.ts';
 import { assertPublicUrl } from './targets.ts';
 
@@ -81,7 +82,7 @@ async function expand(submission: QueuedSubmission, agent: ProbeAgent): Promise<
     try {
       const documentUrl = await assertPublicUrl(`${url.origin}${path}`, { allow: agent.allow, resolve: false });
       const found = parse(await fetchJson(documentUrl.href, { dispatcher: agent.dispatcher, timeoutMs: 10_000, maxBytes: 1024 * 1024 }), url.origin);
-      if (found.length > 0) return found.map((e) => ({ ...e, source: 'submission', service_name: submission.name }));
+      if (found.length > 0) return found.map((e) => ({ ...e, source: 'submission', service_name: readText(submission.name) }));
     } catch {
       // An origin without discovery documents is probed as submitted.
     }
@@ -100,7 +101,7 @@ export function toSubmittedService(submission: Pick<QueuedSubmission, 'endpoint'
 function toSubmitted(submission: Pick<QueuedSubmission, 'endpoint' | 'name'>, url: string): DiscoveredEndpoint {
   return {
     source: 'submission', source_url: null, url, method: null, description: null,
-    service_name: submission.name, service_category: null, service_description: null,
+    service_name: readText(submission.name), service_category: null, service_description: null,
     rails: [], chains: [], assets: [], price: UNKNOWN_PRICE, facilitator: null,
   };
 }

@@ -2,6 +2,7 @@
  * Chain names: the index's own names (`base`, `solana`) and the CAIP-2 ids and other spellings directories and
  * challenges use. Pure, shared by the crawler (normalizing) and the list's `chain` filter (either spelling).
  */
+import { cleanText } from './text.ts';
 
 /** Chain names of the index and their CAIP-2 ids (protocols.md, "Network identifiers"). */
 const CAIP2_BY_CHAIN: ReadonlyMap<string, string> = new Map(Object.entries({
@@ -62,11 +63,12 @@ const CHAIN_ALIASES: ReadonlyMap<string, string> = new Map(Object.entries({
 
 /**
  * The index's chain name for a network id: CAIP-2, x402 v1 name, underscore name or a human name.
- * Unknown CAIP-2 ids are kept verbatim; other unknown names are lower-cased with spaces as `-`.
+ * Unknown CAIP-2 ids are kept as given, cleaned (domain/text.ts: a challenge's text enters here); other unknown names
+ * are lower-cased with spaces as `-`.
  * @example toChainName('eip155:8453') // 'base'; toChainName('base_sepolia') // 'base-sepolia'; toChainName('xrpl:0') // 'xrpl:0'
  */
 export function toChainName(network: string): string {
-  const trimmed = network.trim();
+  const trimmed = cleanText(network).trim();
   if (trimmed.includes(':')) {
     const [namespace = '', ...rest] = trimmed.split(':');
     const caip2 = `${namespace.toLowerCase()}:${rest.join(':')}`;

@@ -100,6 +100,37 @@ describe('npm run admin', { timeout: 240_000 }, () => {
     }
   });
 
+  it('shows invisible characters as \\u escapes in its table and JSON, rows written before the cleaning included', async () => {
+    const path = join(dir, 'invisible.db');
+    const db = openDatabase(path);
+    const name = 'E\u202Egnp\u0000\u2066x\u2069\u0085\u200B\u001b';
+    const { id } = submitService(db, { endpoint: 'https://evil.example.org/pay', name, contact: null, idempotencyKey: null }, new Date()).submission;
+    db.close();
+    const table = await admin(path, 'submissions');
+    expect(table.stdout).toContain('E\\u202Egnp\\u0000\\u2066x\\u2069\\u0085\\u200B\\u001B');
+    expect(table.stdout).not.toMatch(/[\u0000\u202E\u2066\u2069\u0085\u200B]/);
+    const json = await admin(path, 'submissions', '--json');
+    expect(json.stdout).not.toMatch(/[\u0000\u202E\u2066\u2069\u0085\u200B]/);
+    expect(JSON.parse(json.stdout)[0]).toMatchObject({ id, name });
+  });
+
+  it('cleans an operator\'s reason before it is kept, shown or logged, and a name written before the cleaning as it lists it', async () => {
+    const { path, queued, other } = makeDatabase('reasons');
+    expect((await admin(path, 'approve', queued)).code).toBe(0);
+    const rejected = await admin(path, 'reject', other, '--reason', '\u202ESpam\u0007 \u2066listing\u2069\r\n');
+    expect(rejected.stdout).toBe(`${other} rejected: Spam listing\n`);
+    const delisted = await admin(path, 'delist', 'a-example-com', '--reason', 'Scam\u001b[2J\u202D', '--json');
+    expect(JSON.parse(delisted.stdout)).toMatchObject({ reason: 'Scam[2J' });
+    const db = openDatabase(path);
+    try {
+      expect(getService(db, 'new-example-org')).toMatchObject({ name: 'New [31mRed' });
+      expect(getSubmission(db, other)).toMatchObject({ reason: 'Spam listing' });
+      expect(listChanges(db, { service: 'a-example-com', limit: 1 }).changes[0]).toMatchObject({ summary: 'An operator delisted it: Scam[2J.' });
+    } finally {
+      db.close();
+    }
+  });
+
   it('lists claims without their tokens', async () => {
     const { path } = makeDatabase('claims');
     const json = JSON.parse((await admin(path, 'claims', '--service', 'a-example-com', '--json')).stdout);

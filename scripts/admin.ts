@@ -6,8 +6,9 @@
  *   delist <service_id> --reason R                   take a service out of the index until relisted
  *   relist <service_id>                              bring it back
  *   claims [--service ID]                            claims of hosts, newest first
- * A readable table by default, `--json` for JSON. Each action on a service is a change in the log. Exits 0 when done,
- * 1 for an unknown id or a refused action, 2 for bad arguments or a database it cannot open.
+ * A readable table by default, `--json` for JSON; both show invisible characters (controls, bidi) as `\uXXXX`, rows
+ * written before text was cleaned included. Each action on a service is a change in the log. Exits 0 when done, 1 for
+ * an unknown id or a refused action, 2 for bad arguments or a database it cannot open.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -17,7 +18,8 @@ import { listClaims } from '../data/claims.ts';
 import { openDatabase, type DB } from '../data/db.ts';
 import { approveSubmission, delistService, getDelisting, relistService } from '../data/owners.ts';
 import { getSubmission, listSubmissions, rejectSubmission } from '../data/submissions.ts';
-import { toTable } from './admin/table.ts';
+import { cleanText } from '../domain/text.ts';
+import { toJsonText, toTable, toTerminalText } from './admin/table.ts';
 
 const USAGE = 'usage: npm run admin -- submissions [--status S] | approve <submission_id> | reject <submission_id> --reason R | delist <service_id> --reason R | relist <service_id> | claims [--service ID]  (add --json for JSON)';
 const STATUSES = ['queued', 'listed', 'rejected'] as const;
@@ -44,7 +46,7 @@ function readArguments(argv: string[]): Arguments {
   const [command, id, ...rest] = positionals;
   if (!command) throw new UsageError('no command given');
   if (rest.length > 0) throw new UsageError(`unexpected argument(s): ${rest.join(' ')}`);
-  return { command, id, status: values.status, reason: values.reason?.trim() || undefined, service: values.service, json: values.json };
+  return { command, id, status: values.status, reason: cleanText(values.reason ?? '').trim() || undefined, service: values.service, json: values.json };
 }
 
 type Output = { json: unknown; text: string };
@@ -124,17 +126,17 @@ try {
   const db = openExisting(readConfig(process.env).databasePath);
   try {
     const output = run(db, args);
-    console.log(args.json ? JSON.stringify(output.json, null, 2) : output.text);
+    console.log(args.json ? toJsonText(output.json) : toTerminalText(output.text));
   } finally {
     db.close();
   }
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof RefusedError) {
-    console.error(`admin: ${message}`);
+    console.error(`admin: ${toTerminalText(message)}`);
     process.exitCode = 1;
   } else {
-    console.error(`admin: ${message}\n${USAGE}`);
+    console.error(`admin: ${toTerminalText(message)}\n${USAGE}`);
     process.exitCode = 2;
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Probe, ServiceDetail } from '../../domain/schemas.ts';
+import { cleanTextField } from '../../domain/text.ts';
 import { delistService, editService, getDelisting, relistService } from '../../data/owners.ts';
 import { recordProbe } from '../../data/probes.ts';
 import { getService } from '../../data/service-read.ts';
@@ -22,7 +23,7 @@ const ownerHeaders = z.object({
 const UNAUTHORIZED = "unauthorized: no owner key, or not this service's.";
 
 const text = (max: number, description: string) =>
-  z.string({ error: `must be a string of 1-${max} characters, or null to go back to the directories' value` }).trim()
+  cleanTextField({ error: `must be a string of 1-${max} characters, or null to go back to the directories' value` }).trim()
     .min(1, { error: `must be 1-${max} characters, or null` }).max(max, { error: `is over ${max} characters` })
     .nullable().optional().meta({ description });
 const httpsUrl = z.string({ error: 'must be an https URL, or null' }).trim().max(2048, { error: 'is over 2048 characters' })

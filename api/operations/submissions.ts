@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createDnsResolver } from '../../crawler/dns.ts';
 import { Submission, SubmitResult } from '../../domain/schemas.ts';
+import { cleanTextField } from '../../domain/text.ts';
 import { findEarlierSubmission, getSubmission, submitService, toEndpointKey } from '../../data/submissions.ts';
 import { assertPublicUrl, TargetError } from '../../crawler/targets.ts';
 import type { AppDeps } from '../app.ts';
@@ -15,7 +16,7 @@ const MAX_TEXT_LENGTH = 200;
 
 const ENDPOINT_REQUIRED = 'is required: the absolute http(s) URL that answers the payment challenge';
 const optionalText = (description: string) =>
-  z.string({ error: `must be a string of at most ${MAX_TEXT_LENGTH} characters` })
+  cleanTextField({ error: `must be a string of at most ${MAX_TEXT_LENGTH} characters` })
     .max(MAX_TEXT_LENGTH, { error: `must be a string of at most ${MAX_TEXT_LENGTH} characters` })
     .nullish().transform((text) => text?.trim() || null).meta({ description });
 

@@ -99,3 +99,20 @@ describe('mpp.ts on malformed input', () => {
     expect(endpoints[0]?.service_name).toBeNull();
   });
 });
+
+describe('mpp.ts on hostile text', () => {
+  it('cleans names, descriptions and categories as they enter: no control, bidi or XML-forbidden character', () => {
+    const dirty = (text: string) => `\u202E${text}\u0000\u001b\u0085\uFFFE\uD800\r\n`;
+    const json = {
+      version: 1,
+      services: [{
+        id: 'dirty', serviceUrl: 'https://dirty.example/', name: dirty('Dirty Data'), description: dirty('Line one\r\nline two'),
+        categories: [dirty('data')], methods: 'tempo',
+        endpoints: [{ method: 'GET', path: '/q', description: dirty('Query'), payment: null }],
+      }],
+    };
+    expect(parse(json, DIRECTORY_URL).endpoints[0]).toMatchObject({
+      service_name: 'Dirty Data', service_description: 'Line one\nline two', service_category: 'data', description: 'Query',
+    });
+  });
+});

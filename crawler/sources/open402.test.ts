@@ -78,3 +78,10 @@ describe('open402.ts on malformed input', () => {
     expect(endpoints[0]).toMatchObject({ url: 'https://api.good.example/', rails: ['x402'], chains: ['base'], assets: ['USDC'], source_url: null });
   });
 });
+
+describe('open402.ts on hostile text', () => {
+  it('cleans the name and description as they enter', () => {
+    const json = { entries: [{ domain: 'dirty.example', protocols: ['x402'], name: 'Dirty\u2066 \u0001API\u2069', description: 'Fast\u000b\u202Dsearch\u009b' }] };
+    expect(parse(json, SNAPSHOT_URL).endpoints[0]).toMatchObject({ service_name: 'Dirty API', service_description: 'Fastsearch' });
+  });
+});

@@ -1,14 +1,15 @@
 /** Defensive readers for directory JSON of unknown shape. They return null instead of throwing. */
+import { cleanText } from '../../domain/text.ts';
 
 /** Whether a JSON value is an object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A non-empty trimmed string, or null. */
+/** A non-empty string, cleaned (domain/text.ts) and trimmed, or null: every directory's text enters here. */
 export function readText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const text = value.trim();
+  const text = cleanText(value).trim();
   return text === '' ? null : text;
 }
 

@@ -1,11 +1,14 @@
 import { Feed } from 'feed';
 import type { Change } from '../../../domain/schemas.ts';
+import { cleanText } from '../../../domain/text.ts';
 import { SITE_NAME } from './site.ts';
 
 /**
  * The change log as feeds, made with the `feed` package: Atom 1.0, and JSON Feed 1.1 (the package writes version 1;
  * its output is lifted to 1.1 here: `authors` for `author`, and each change's sentence as `content_text`, which is
- * what it is). Change summaries hold untrusted names, so Atom gets them HTML-escaped.
+ * what it is). Change summaries and titles hold untrusted names and reasons, so every text is cleaned (rows written
+ * before text was cleaned where it enters still hold characters XML 1.0 forbids, which would leave the Atom document
+ * not well-formed), and Atom gets them HTML-escaped.
  */
 
 export const FEED_SIZE = 100;
@@ -34,11 +37,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 function toFeed(spec: FeedSpec, escape: boolean): Feed {
   const home = `${spec.siteUrl}${spec.pagePath}`;
-  const text = (value: string) => (escape ? escapeHtml(value) : value);
+  const text = (value: string) => (escape ? escapeHtml(cleanText(value)) : cleanText(value));
   const feed = new Feed({
     id: home,
-    title: spec.title,
-    description: spec.description,
+    title: cleanText(spec.title),
+    description: cleanText(spec.description),
     link: home,
     updated: new Date(spec.changes[0]?.at ?? spec.generatedAt),
     generator: SITE_NAME,
