@@ -85,7 +85,8 @@ describe('fair delivery beside receivers that never answer', () => {
     const delivered = () => new Set(healthy.received.map((got) => JSON.parse(got.body).data.id));
 
     const first = changes(3);
-    const worker = startDeliveryWorker({ db: test.db, dispatcher: createProbeAgent({ allow: ALLOW, ownOrigin: null }).dispatcher, allow: ALLOW });
+    const agent = createProbeAgent({ allow: ALLOW });
+    const worker = startDeliveryWorker({ db: test.db, dispatcher: agent.dispatcher, allow: ALLOW });
     try {
       expect(await until(() => first.every((id) => delivered().has(id)), DELIVERY_TIMEOUT_MS + MARGIN_MS)).toBeLessThan(DELIVERY_TIMEOUT_MS + MARGIN_MS);
       await until(() => hanging.every((hung) => hung.received.length === 1), MARGIN_MS);
@@ -113,6 +114,7 @@ describe('fair delivery beside receivers that never answer', () => {
       }
     } finally {
       await worker.stop();
+      await agent.dispatcher.destroy();
     }
   }, 60_000);
 });
