@@ -86,7 +86,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const startDue = () => {
     const at = now();
     let free = concurrency - inFlight.size;
-    let hangingFree = Math.floor(concurrency / 2) - [...inFlight.keys()].filter((host) => hanging.has(host)).length;
+    let hangingFree = Math.max(1, Math.floor(concurrency / 2)) - [...inFlight.keys()].filter((host) => hanging.has(host)).length;
     if (free <= 0) return;
     for (const delivery of listDueDeliveries(options.db, at.toISOString(), concurrency + inFlight.size + hanging.size)) {
       const { host } = delivery;
