@@ -24,8 +24,8 @@ export interface AppDeps {
   config: Config;
   now: () => Date;
   /**
-   * Host name resolution for submitted endpoints; by default the DNS_SERVERS (else the system's) resolver. The submit
-   * route gives each lookup a time limit and caps how many run (api/lookup-gate.ts).
+   * Host name resolution for submitted endpoints and webhook receivers; by default the DNS_SERVERS (else the system's)
+   * resolver. Both routes give each lookup a time limit and cap how many run (api/lookup-gate.ts).
    */
   lookup?: (host: string) => Promise<string[]>;
   /** TXT lookups for claims; by default the DNS_SERVERS (else the system's) resolver, with a time limit. */

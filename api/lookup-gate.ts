@@ -1,11 +1,14 @@
+import { createDnsResolver } from '../crawler/dns.ts';
+import type { AppDeps } from './app.ts';
+
 /*
- * Host name lookups for submitted endpoints, bounded: each answers within a time limit, and at most a few run at once
+ * Host name lookups for submitted endpoints and webhook receivers, bounded: each answers within a time limit, and at most a few run at once
  * per client and in all. A system lookup (getaddrinfo) holds one of libuv's four threads until the resolver gives up,
  * whatever time limit its caller keeps, so a slot is held until the lookup itself ends, not until its answer stops
  * being awaited: 250 names that never resolve then hold a few slots, not every thread other submissions need.
  */
 
-/** A submitted host's lookup is awaited at most this long; after it the submission is queued unresolved. */
+/** A submitted or receiver host's lookup is awaited at most this long; after it the host is taken as unresolved. */
 export const SUBMIT_LOOKUP_TIMEOUT_MS = 2_000;
 /** Lookups running at once for one client, and in all. */
 export const SUBMIT_LOOKUPS_PER_CLIENT = 4;
@@ -44,4 +47,19 @@ export function createLookupGate(lookup: Lookup, options = { timeoutMs: SUBMIT_L
       return Promise.race([answer, late]).finally(() => clearTimeout(timer));
     },
   };
+}
+
+const gates = new WeakMap<AppDeps, LookupGate>();
+
+/**
+ * The app's one gate for the hosts it is given (submissions, webhook receivers): the DNS_SERVERS (else the system's)
+ * resolver, with a time limit and caps shared by both routes.
+ */
+export function appLookupGate(deps: AppDeps): LookupGate {
+  let gate = gates.get(deps);
+  if (!gate) {
+    gate = createLookupGate(deps.lookup ?? createDnsResolver({ servers: deps.config.dnsServers }).lookupAll);
+    gates.set(deps, gate);
+  }
+  return gate;
 }

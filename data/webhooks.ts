@@ -26,6 +26,8 @@ export interface DueDelivery {
   id: number;
   webhook_id: string;
   message_id: string;
+  /** The receiver's host and port (toReceiverHost), which gets one delivery at a time. */
+  host: string;
   url: string;
   secret: string;
   payload: string;
@@ -44,6 +46,8 @@ export interface Attempt {
   next_attempt_at: string | null;
   /** Set when this failure disables the subscription. */
   disable_reason: string | null;
+  /** The receiver timed out: the host's other pending deliveries wait until `next_attempt_at` too. */
+  holds_host: boolean;
 }
 
 interface WebhookRow {
@@ -71,11 +75,14 @@ const statements = preparedOnce({
   moveCursor: `UPDATE webhook_fanout SET seq = ? WHERE id = 1`,
   active: `SELECT id, url, types, services, rail, chain, asset, from_seq FROM webhooks WHERE disabled_at IS NULL`,
   terms: `SELECT rails, chains, assets FROM services WHERE id = ?`,
-  busyHosts: `SELECT DISTINCT host FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?`,
-  due: `SELECT d.id, d.webhook_id, d.message_id, w.url, w.secret, d.payload, d.attempts, w.failing_since
+  // The first due delivery of each receiver host, oldest first across hosts (the one a host would be sent next).
+  due: `SELECT d.id, d.webhook_id, d.message_id, d.host, w.url, w.secret, d.payload, d.attempts, w.failing_since
     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-    WHERE d.host = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND w.disabled_at IS NULL
-    ORDER BY d.next_attempt_at, d.id LIMIT ?`,
+    WHERE d.id IN (SELECT id FROM (
+      SELECT q.id, row_number() OVER (PARTITION BY q.host ORDER BY q.next_attempt_at, q.id) AS place
+      FROM webhook_deliveries q JOIN webhooks h ON h.id = q.webhook_id
+      WHERE q.status = 'pending' AND q.next_attempt_at <= @now AND h.disabled_at IS NULL) WHERE place = 1)
+    ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
   delivered: `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = ?,
       last_status = ?, last_error = NULL, next_attempt_at = NULL WHERE id = ?`,
   failed: `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = ?, last_status = ?, last_error = ?,
@@ -83,6 +90,8 @@ const statements = preparedOnce({
   healthy: `UPDATE webhooks SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL`,
   failing: `UPDATE webhooks SET failing_since = coalesce(failing_since, ?) WHERE id = ?`,
   disable: `UPDATE webhooks SET disabled_at = ?, disabled_reason = ? WHERE id = ? AND disabled_at IS NULL`,
+  holdHost: `UPDATE webhook_deliveries SET next_attempt_at = @until
+    WHERE host = @host AND status = 'pending' AND next_attempt_at < @until`,
   abandon: `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending'`,
   createdSince: `SELECT count(*) AS n FROM webhooks WHERE client = ? AND created_at >= ?`,
   prune: `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ?`,
@@ -165,7 +174,7 @@ export function fanOutChanges(db: DB, now: string, limit: number): number {
     }
     s.moveCursor.run(Number(changes[changes.length - 1]!.id));
     return changes.length;
-  })();
+  }).immediate();
 }
 
 const toSubscriber = (row: ActiveRow): Subscriber => ({
@@ -193,39 +202,37 @@ function wants(hook: Subscriber, change: Change, terms: () => Terms): boolean {
     && (hook.asset === null || held.assets.includes(hook.asset));
 }
 
-/** The receiver hosts with a delivery due at `now`. */
-export function listDueHosts(db: DB, now: string): string[] {
-  return (statements(db).busyHosts.all(now) as Array<{ host: string }>).map((row) => row.host);
-}
-
-/** The next `limit` deliveries due at `now` to one receiver host, oldest first, of subscriptions still active. */
-export function listDueDeliveries(db: DB, host: string, now: string, limit: number): DueDelivery[] {
-  return statements(db).due.all(host, now, limit) as DueDelivery[];
+/**
+ * Up to `limit` deliveries due at `now`, the first of each receiver host, oldest first across hosts, of
+ * subscriptions still active: what the worker may start now, one at a time per host.
+ */
+export function listDueDeliveries(db: DB, now: string, limit: number): DueDelivery[] {
+  return statements(db).due.all({ now, limit }) as DueDelivery[];
 }
 
 /**
- * Records attempts in one transaction: a delivered one leaves the queue and clears its subscription's failing time;
- * a failed one is due again at its next attempt, and starts (or continues) its subscription's failing time; one
- * that carries a disable reason disables its subscription and gives up its queue.
+ * Records one attempt when it ends: a delivered one leaves the queue and clears its subscription's failing time; a
+ * failed one is due again at its next attempt (with the host's other deliveries when it holds the host), and starts
+ * (or continues) its subscription's failing time; one that carries a disable reason disables its subscription and
+ * gives up its queue.
  */
-export function recordAttempts(db: DB, attempts: readonly Attempt[]): void {
+export function recordAttempt(db: DB, attempt: Attempt): void {
   const s = statements(db);
+  const { delivery } = attempt;
   db.transaction(() => {
-    for (const attempt of attempts) {
-      const { delivery } = attempt;
-      if (attempt.ok) {
-        s.delivered.run(attempt.at, attempt.status, delivery.id);
-        s.healthy.run(delivery.webhook_id);
-        continue;
-      }
-      s.failed.run(attempt.at, attempt.status, attempt.error, attempt.next_attempt_at, delivery.id);
-      s.failing.run(attempt.at, delivery.webhook_id);
-      if (attempt.disable_reason !== null) {
-        s.disable.run(attempt.at, attempt.disable_reason, delivery.webhook_id);
-        s.abandon.run(delivery.webhook_id);
-      }
+    if (attempt.ok) {
+      s.delivered.run(attempt.at, attempt.status, delivery.id);
+      s.healthy.run(delivery.webhook_id);
+      return;
     }
-  })();
+    s.failed.run(attempt.at, attempt.status, attempt.error, attempt.next_attempt_at, delivery.id);
+    s.failing.run(attempt.at, delivery.webhook_id);
+    if (attempt.holds_host) s.holdHost.run({ host: delivery.host, until: attempt.next_attempt_at });
+    if (attempt.disable_reason !== null) {
+      s.disable.run(attempt.at, attempt.disable_reason, delivery.webhook_id);
+      s.abandon.run(delivery.webhook_id);
+    }
+  }).immediate();
 }
 
 /** Drops finished deliveries (delivered or given up) queued before `before`: the log keeps what is recent. */

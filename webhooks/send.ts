@@ -19,6 +19,8 @@ export interface SendResult {
   ok: boolean;
   status: number | null;
   error: string | null;
+  /** The receiver gave no answer within DELIVERY_TIMEOUT_MS. */
+  timedOut: boolean;
 }
 
 /**
@@ -49,17 +51,19 @@ export async function sendMessage(message: Message, options: { dispatcher: Dispa
     });
     await response.body.dump({ limit: 64 * 1024 });
     const ok = response.statusCode >= 200 && response.statusCode < 300;
-    return { ok, status: response.statusCode, error: ok ? null : `answered ${response.statusCode}` };
+    return { ok, status: response.statusCode, error: ok ? null : `answered ${response.statusCode}`, timedOut: false };
   } catch (error) {
-    return { ok: false, status: null, error: describe(error) };
+    const timedOut = isTimeout(error);
+    return { ok: false, status: null, error: timedOut ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : describe(error), timedOut };
   }
 }
+
+const isTimeout = (error: unknown): boolean => error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 
 function describe(error: unknown): string {
   if (error instanceof TargetError) return error.message;
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof TargetError) return cause.message;
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
   const text = error instanceof Error ? (error as { code?: string }).code ?? error.message : String(error);
   return `could not connect (${text})`.slice(0, 200);
 }

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { AllowList } from '../crawler/targets.ts';
 import type { DB } from '../data/db.ts';
 import {
-  fanOutChanges, listDueDeliveries, listDueHosts, pruneDeliveries, recordAttempts, type Attempt, type DueDelivery,
+  fanOutChanges, listDueDeliveries, pruneDeliveries, recordAttempt, type Attempt, type DueDelivery,
 } from '../data/webhooks.ts';
 import { sendMessage } from './send.ts';
 
@@ -11,16 +11,19 @@ import { sendMessage } from './send.ts';
 export const RETRY_DELAYS_MS = [10_000, 60_000, 600_000, 3_600_000, 21_600_000, 86_400_000];
 /** A subscription whose deliveries have failed this long, with no success between, is disabled. */
 export const DISABLE_AFTER_MS = 72 * 3_600_000;
-/** Receivers served at once; each receiver host gets one delivery at a time. */
-export const DELIVERY_CONCURRENCY = 16;
+/**
+ * Attempts in flight at once, one per receiver host. Hosts whose last attempt timed out may hold at most half of them,
+ * so however many receivers hang, the others always have slots: a receiver that starts hanging costs the others at
+ * most one attempt's time limit, before it is known to hang.
+ */
+export const DELIVERY_CONCURRENCY = 32;
 /** How often the worker looks for new changes and due retries when idle. */
 export const DELIVERY_POLL_MS = 500;
-/** Changes fanned out per transaction, and deliveries a receiver's lane takes from the queue at a time. */
+/** Changes fanned out per transaction. */
 const FAN_OUT_BATCH = 500;
 /** Finished deliveries are kept this long in the log (as the changes they carry), pruned once an hour. */
 const KEEP_DELIVERIES_MS = 90 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
-const LANE_BATCH = 50;
 
 export interface DeliveryWorkerOptions {
   db: DB;
@@ -42,15 +45,18 @@ export interface DeliveryWorker {
 
 /**
  * Delivers the change log to webhook subscriptions: each poll turns new changes into queued deliveries (data/
- * webhooks.ts fanOutChanges) and starts a lane for each receiver host with deliveries due, up to `concurrency`
- * lanes. A lane sends its host's deliveries one at a time and records each batch's attempts in one transaction, so
- * a delivery leaves the queue only once its 2xx is recorded: at least once, whatever stops the process.
+ * webhooks.ts fanOutChanges) and starts the due deliveries oldest first across receiver hosts, one at a time per
+ * host, up to `concurrency` at once. Each attempt is recorded as soon as it ends, so a delivery leaves the queue only
+ * once its 2xx is recorded (at least once, whatever stops the process) and no receiver waits for another's. A host
+ * that timed out waits its backoff with all its deliveries, so one hanging host holds one slot, not one per delivery.
  * @example const worker = startDeliveryWorker({ db, dispatcher: createProbeAgent({ allow }).dispatcher, allow });
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const now = options.now ?? (() => new Date());
   const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
-  const lanes = new Map<string, Promise<void>>();
+  const inFlight = new Map<string, Promise<void>>();
+  /** Hosts whose last attempt timed out, each with when its backoff ends (ms): kept out of half the slots. */
+  const hanging = new Map<string, number>();
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let polling = false;
@@ -59,27 +65,42 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const attempt = async (delivery: DueDelivery): Promise<Attempt> => {
     const result = await sendMessage(delivery, { dispatcher: options.dispatcher, allow: options.allow });
     const at = now();
-    if (result.ok) return { delivery, at: at.toISOString(), ...result, next_attempt_at: null, disable_reason: null };
+    const ended = { delivery, at: at.toISOString(), ok: result.ok, status: result.status, error: result.error, holds_host: result.timedOut };
+    if (result.ok) return { ...ended, next_attempt_at: null, disable_reason: null };
     const delay = RETRY_DELAYS_MS[Math.min(delivery.attempts, RETRY_DELAYS_MS.length - 1)]!;
     const failingSince = delivery.failing_since ? Date.parse(delivery.failing_since) : at.getTime();
     const disable = at.getTime() - failingSince >= DISABLE_AFTER_MS
       ? `Deliveries failed for 72 hours; the last: ${result.error}.`
       : null;
-    return { delivery, at: at.toISOString(), ...result, next_attempt_at: new Date(at.getTime() + delay).toISOString(), disable_reason: disable };
+    return { ...ended, next_attempt_at: new Date(at.getTime() + delay).toISOString(), disable_reason: disable };
   };
 
-  const runLane = async (host: string) => {
-    while (!stopped) {
-      const due = listDueDeliveries(options.db, host, now().toISOString(), LANE_BATCH);
-      if (due.length === 0) return;
-      const attempts: Attempt[] = [];
-      for (const delivery of due) {
-        const done = await attempt(delivery);
-        attempts.push(done);
-        // A disabled subscription's other deliveries in this batch are given up with it.
-        if (done.disable_reason !== null || stopped) break;
-      }
-      recordAttempts(options.db, attempts);
+  const send = async (delivery: DueDelivery) => {
+    const done = await attempt(delivery);
+    recordAttempt(options.db, done);
+    if (done.holds_host) hanging.set(delivery.host, Date.parse(done.next_attempt_at!));
+    else hanging.delete(delivery.host);
+  };
+
+  /** Starts the due deliveries that have a slot: oldest first, one per host, hanging hosts in half the slots. */
+  const startDue = () => {
+    const at = now();
+    let free = concurrency - inFlight.size;
+    let hangingFree = Math.max(1, Math.floor(concurrency / 2)) - [...inFlight.keys()].filter((host) => hanging.has(host)).length;
+    if (free <= 0) return;
+    for (const delivery of listDueDeliveries(options.db, at.toISOString(), concurrency + inFlight.size + hanging.size)) {
+      const { host } = delivery;
+      const resting = hanging.get(host);
+      if (inFlight.has(host) || (resting !== undefined && (resting > at.getTime() || hangingFree <= 0))) continue;
+      if (resting !== undefined) hangingFree -= 1;
+      const sending = send(delivery)
+        .catch((error) => options.log?.(`delivery to ${host} not recorded: ${error instanceof Error ? error.message : error}`))
+        .finally(() => {
+          inFlight.delete(host);
+          wake();
+        });
+      inFlight.set(host, sending);
+      if ((free -= 1) === 0) return;
     }
   };
 
@@ -93,17 +114,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         pruneDeliveries(options.db, new Date(prunedAt - KEEP_DELIVERIES_MS).toISOString());
       }
       while (!stopped && fanOutChanges(options.db, now().toISOString(), FAN_OUT_BATCH) === FAN_OUT_BATCH) await yieldToEvents();
-      for (const host of listDueHosts(options.db, now().toISOString())) {
-        if (stopped || lanes.size >= concurrency) break;
-        if (lanes.has(host)) continue;
-        const lane = runLane(host)
-          .catch((error) => options.log?.(`deliveries to ${host} stopped: ${error instanceof Error ? error.message : error}`))
-          .finally(() => {
-            lanes.delete(host);
-            wake();
-          });
-        lanes.set(host, lane);
-      }
+      if (!stopped) startDue();
     } catch (error) {
       options.log?.(`webhook poll failed: ${error instanceof Error ? error.message : error}`);
     } finally {
@@ -124,7 +135,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await Promise.all(lanes.values());
+      await Promise.all(inFlight.values());
     },
   };
 }

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { createDnsResolver } from '../../crawler/dns.ts';
 import { Submission, SubmitResult } from '../../domain/schemas.ts';
 import { cleanTextField } from '../../domain/text.ts';
 import { findEarlierSubmission, getSubmission, submitService, toEndpointKey } from '../../data/submissions.ts';
 import { assertPublicUrl, TargetError } from '../../crawler/targets.ts';
-import type { AppDeps } from '../app.ts';
 import { apiError } from '../errors.ts';
-import { createLookupGate, type LookupGate } from '../lookup-gate.ts';
+import { appLookupGate } from '../lookup-gate.ts';
 import { defineOperation } from '../operation.ts';
 
 /** Submissions: anyone may submit an endpoint; the next crawl probes it and lists it when it answers a challenge. */
@@ -56,7 +54,7 @@ export const submitServiceOperation = defineOperation({
     const given = await toPublicEndpoint(body.endpoint, { allow, resolve: false });
     const earlier = findEarlierSubmission(deps.db, { endpoint: given, idempotencyKey }, deps.now());
     if (earlier) return toSubmitResult(earlier, true, given);
-    const gate = lookupGate(deps);
+    const gate = appLookupGate(deps);
     const endpoint = await toPublicEndpoint(given, { allow, lookup: (host) => gate.lookup(client, host) });
     const { submission, deduplicated } = submitService(deps.db, { endpoint, name: body.name, contact: body.contact, idempotencyKey }, deps.now());
     return toSubmitResult(submission, deduplicated, endpoint);
@@ -88,18 +86,6 @@ function toSubmitResult(submission: Submission, deduplicated: boolean, sent: str
     result.message = `This Idempotency-Key was first used for ${submission.endpoint}: that submission is answered, and ${sent} was not submitted. Use a new key for a new endpoint.`;
   }
   return result;
-}
-
-const gates = new WeakMap<AppDeps, LookupGate>();
-
-/** The app's lookups of submitted hosts: DNS_SERVERS (else the system's) resolver, with a time limit and caps. */
-function lookupGate(deps: AppDeps): LookupGate {
-  let gate = gates.get(deps);
-  if (!gate) {
-    gate = createLookupGate(deps.lookup ?? createDnsResolver({ servers: deps.config.dnsServers }).lookupAll);
-    gates.set(deps, gate);
-  }
-  return gate;
 }
 
 async function toPublicEndpoint(endpoint: string, options: Omit<Parameters<typeof assertPublicUrl>[1], 'onUnresolvable'>): Promise<string> {

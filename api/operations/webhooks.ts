@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { assertPublicUrl, TargetError, toHostAddress, type AllowList } from '../../crawler/targets.ts';
@@ -14,7 +13,8 @@ import type { AppDeps } from '../app.ts';
 import { digestSecret, matchesDigest, readBearer } from '../bearer.ts';
 import { apiError } from '../errors.ts';
 import { JsonReply } from '../http.ts';
-import { defineOperation, type OperationContext } from '../operation.ts';
+import { appLookupGate, SUBMIT_LOOKUP_TIMEOUT_MS } from '../lookup-gate.ts';
+import { defineOperation } from '../operation.ts';
 
 /**
  * Webhooks (DESIGN.md "Changes, feeds, webhooks, badges"): anyone may subscribe a receiver to the change log; the
@@ -65,13 +65,13 @@ export const createWebhookOperation = defineOperation({
   input: { body: WebhookRequest },
   fieldErrors: { url: 'invalid_endpoint' },
   output: WebhookCreated,
-  errors: { '400': 'invalid_json (a field, named in the message) or invalid_endpoint (url not https, or private).', '429': 'rate_limited: over the subscriptions a client may create an hour.' },
+  errors: { '400': `invalid_json (a field, named in the message) or invalid_endpoint (url not https, or its host private or resolving to a private address). A host that does not resolve within ${SUBMIT_LOOKUP_TIMEOUT_MS / 1000} s is accepted, as a submission is; every delivery checks its addresses again.`, '429': 'rate_limited: over the subscriptions a client may create an hour.' },
   examples: () => [{ body: { url: 'https://hooks.example.com/psi', types: ['went_live', 'went_dark', 'price_changed'], rail: 'x402' } }],
   handle: async ({ body }, context) => {
     const { deps } = context;
     const now = deps.now();
     admitCreation(deps, context.client ?? 'unknown', now);
-    const url = await toReceiverUrl(body.url, deps);
+    const url = await toReceiverUrl(body.url, deps, context.client ?? 'unknown');
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
     const webhook = createWebhook(deps.db, {
       id: `wh_${randomBytes(9).toString('base64url')}`, url, secret, types: [...new Set(body.types ?? [])],
@@ -166,15 +166,19 @@ function admitCreation(deps: AppDeps, client: string, now: Date): void {
 }
 
 /**
- * A receiver URL the index may deliver to: public, by the SSRF guard (checked again at every delivery's connect),
- * and https, or http only to a receiver ALLOW_PRIVATE_TARGETS allows (a local one, in tests and fleets).
+ * A receiver URL the index may deliver to: public, by the SSRF guard on the addresses the app's resolver finds
+ * (DNS_SERVERS, with a time limit; checked again at every delivery's connect), and https, or http only to a receiver
+ * ALLOW_PRIVATE_TARGETS allows (a local one, in tests and fleets).
  */
-async function toReceiverUrl(input: string, deps: Pick<OperationContext['deps'], 'config' | 'lookup'>): Promise<string> {
+async function toReceiverUrl(input: string, deps: AppDeps, client: string): Promise<string> {
   const allow = deps.config.allowPrivateTargets;
-  const lookup = deps.lookup ?? lookupAll;
+  const gate = appLookupGate(deps);
+  // One lookup answers both questions: is the host public, and is an http receiver one the allow-list covers.
+  let found: Promise<string[]> | undefined;
+  const lookup = (host: string) => (found ??= gate.lookup(client, host));
   let url: URL;
   try {
-    // A host that does not resolve now is accepted, as a submission is: every delivery checks it again at connect time.
+    // A host that does not resolve within the limit is accepted, as a submission is: every delivery checks it again.
     url = await assertPublicUrl(input, { allow, lookup, onUnresolvable: 'accept' });
   } catch (error) {
     if (!(error instanceof TargetError)) throw error;
@@ -188,10 +192,6 @@ async function toReceiverUrl(input: string, deps: Pick<OperationContext['deps'],
 
 async function isAllowedPrivate(hostname: string, allow: AllowList, lookup: (host: string) => Promise<string[]>): Promise<boolean> {
   const literal = toHostAddress(hostname);
-  const addresses = literal !== undefined ? [literal] : await lookup(hostname).catch(() => []);
+  const addresses = literal !== undefined ? [literal] : await lookup(hostname);
   return addresses.length > 0 && addresses.every((address) => allow.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4'));
-}
-
-async function lookupAll(host: string): Promise<string[]> {
-  return (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 }
