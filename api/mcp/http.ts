@@ -27,8 +27,7 @@ export function mcpRoutes(runtime: Runtime, layer: HttpLayer): Route[] {
 async function answerMcp(event: H3Event, runtime: Runtime, layer: HttpLayer): Promise<Response | JsonReply> {
   const message = await readJsonRpc(event);
   if (Array.isArray(message) && message.length === 0) return EMPTY_BATCH;
-  // Every message spends a token, as a request does: the layer spent the first, a batch of n spends the n - 1 others.
-  const remaining = Array.isArray(message) && message.length > 1 ? layer.spend(event.req, message.length - 1) : null;
+  const remaining = Array.isArray(message) ? spendBatch(event, message.length, runtime, layer) : null;
   const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadMcp();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   const client = toRequestClient(event.req, runtime.deps.config.trustProxy);
@@ -41,6 +40,19 @@ async function answerMcp(event: H3Event, runtime: Runtime, layer: HttpLayer): Pr
   } finally {
     void server.close();
   }
+}
+
+/**
+ * Every message of a batch spends a token, as a request does: the layer spent the first, the n - 1 others are spent
+ * here, all or none (429 when the bucket cannot cover them). A batch over the whole limit could never be covered,
+ * so it is refused as too large rather than told to wait. Answers the tokens left.
+ */
+function spendBatch(event: H3Event, size: number, runtime: Runtime, layer: HttpLayer): number | null {
+  const { limit, windowSeconds } = runtime.deps.config.rateLimit;
+  if (size > limit) {
+    throw apiError(413, 'invalid_json', `A batch of ${size} messages is over the ${limit} requests a client may make per ${windowSeconds} s; each message counts as one. Send at most ${limit} in a batch.`);
+  }
+  return size > 1 ? layer.spend(event.req, size - 1) : null;
 }
 
 /** JSON-RPC 2.0 answers an empty batch with one Invalid Request error, never with nothing. */
