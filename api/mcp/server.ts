@@ -35,6 +35,8 @@ interface McpTool {
   description: Tool;
   /** Checks the arguments against the tool's input schema, as a client reads it. */
   check: ArgumentsCheck;
+  /** Names an operation's field as the tool's argument in error messages, in MCP's words, not a query parameter's. */
+  name: FieldNamer;
 }
 
 /**
@@ -64,16 +66,7 @@ async function callTool(name: string, args: Record<string, unknown>, context: Op
   try {
     const tool = TOOLS.get(name);
     if (!tool) throw new UnknownTool(name);
-    const spec = tool.operation.tool!;
-    const given = { ...Object.fromEntries(Object.entries(spec.defaults ?? {}).map(([key, { value }]) => [key, value])), ...args };
-    tool.check(given);
-    const input = { path: {}, query: {}, headers: readPart(tool.operation, 'headers', {}), body: undefined as unknown };
-    const fields = Object.entries(given).map(([key, value]) => [spec.arguments?.[key] ?? key, value] as const);
-    const named = argumentNamer(spec.arguments ?? {});
-    for (const { part, keys } of tool.parts) {
-      const partFields = Object.fromEntries(fields.filter(([key]) => keys.includes(key)));
-      (input as Record<string, unknown>)[part] = readPart(tool.operation, part, partFields, named);
-    }
+    const input = toInput(tool, args);
     const body = toJsonValue(await tool.operation.handle(input as never, context));
     return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
   } catch (error) {
@@ -81,6 +74,20 @@ async function callTool(name: string, args: Record<string, unknown>, context: Op
     // The Error goes in the text only: clients check any structuredContent against the tool's output schema.
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
   }
+}
+
+/** The arguments as the operation's request parts: the tool's defaults filled in, checked, then read by its schemas. */
+function toInput(tool: McpTool, args: Record<string, unknown>): Record<string, unknown> {
+  const spec = tool.operation.tool!;
+  const given = { ...Object.fromEntries(Object.entries(spec.defaults ?? {}).map(([key, { value }]) => [key, value])), ...args };
+  tool.check(given);
+  const input: Record<string, unknown> = { path: {}, query: {}, headers: readPart(tool.operation, 'headers', {}), body: undefined };
+  const fields = Object.entries(given).map(([key, value]) => [spec.arguments?.[key] ?? key, value] as const);
+  for (const { part, keys } of tool.parts) {
+    const partFields = Object.fromEntries(fields.filter(([key]) => keys.includes(key)));
+    input[part] = readPart(tool.operation, part, partFields, tool.name);
+  }
+  return input;
 }
 
 class UnknownTool extends Error {
@@ -92,12 +99,6 @@ class UnknownTool extends Error {
 function unknownToolBody(name: string) {
   const known = [...TOOLS.keys()].join(', ');
   return { body: { error: { code: 'not_found', message: `No tool named "${name.slice(0, 100)}". The tools are: ${known}.` } } };
-}
-
-/** An operation's field named as the tool's argument, in MCP's words rather than a query parameter's. */
-function argumentNamer(names: Record<string, string>): FieldNamer {
-  const argumentOf = new Map(Object.entries(names).map(([argument, field]) => [field, argument]));
-  return (_part, field) => `The argument \`${argumentOf.get(field) ?? field}\``;
 }
 
 /** What a handler answered, as the JSON value the REST route sends (a plain value is one already: read from data). */
@@ -112,16 +113,17 @@ function toTool(operation: Operation): McpTool {
   const { path, query, body } = operation.input;
   const parts = ([['path', path], ['query', query], ['body', body]] as const)
     .flatMap(([part, schema]) => (schema instanceof z.ZodObject ? [{ part, shape: schema.shape }] : []));
-  const args = z.object(toArguments(Object.assign({}, ...parts.map(({ shape }) => shape)), spec.arguments ?? {}));
+  const argumentOf = new Map(Object.entries(spec.arguments ?? {}).map(([argument, field]) => [field, argument]));
+  const args = z.object(Object.fromEntries(parts.flatMap(({ shape }) => Object.entries(shape))
+    .map(([field, schema]) => [argumentOf.get(field) ?? field, schema])));
   const inputSchema = withDefaults(toJsonSchema(args, 'input'), spec.defaults ?? {});
-  const partOf = (argument: string) => {
-    const field = spec.arguments?.[argument] ?? argument;
-    return parts.find(({ shape }) => field in shape)?.part ?? 'body';
-  };
+  const fieldOf = (argument: string) => spec.arguments?.[argument] ?? argument;
+  const partOf = (argument: string) => parts.find(({ shape }) => fieldOf(argument) in shape)?.part ?? 'body';
   return {
     operation,
     parts: parts.map(({ part, shape }) => ({ part, keys: Object.keys(shape) })),
-    check: compileArguments(inputSchema, operation, partOf, (argument) => spec.arguments?.[argument] ?? argument),
+    check: compileArguments(inputSchema, operation, partOf, fieldOf),
+    name: (_part, field) => `The argument \`${argumentOf.get(field) ?? field}\``,
     description: {
       name: spec.name,
       title: spec.title,
@@ -142,25 +144,9 @@ function withDefaults(schema: Record<string, unknown>, defaults: NonNullable<Ope
   return { ...schema, properties };
 }
 
-/** The operation's fields under the tool's names for them. */
-function toArguments(shape: Record<string, z.ZodType>, names: Record<string, string>): Record<string, z.ZodType> {
-  const argumentOf = new Map(Object.entries(names).map(([argument, field]) => [field, argument]));
-  return Object.fromEntries(Object.entries(shape).map(([field, schema]) => [argumentOf.get(field) ?? field, schema]));
-}
-
-/**
- * A schema as the JSON Schema (draft 7, what MCP clients validate with) of its input or output; outputs allow added
- * fields, since v1 answers only ever gain fields.
- */
+/** A schema as the JSON Schema (draft 7, what MCP clients validate with) of its input or output. */
 function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, {
-    io,
-    target: 'draft-7',
-    unrepresentable: 'any',
-    override: ({ jsonSchema }) => {
-      if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
-    },
-  }) as { $ref?: string; definitions?: Record<string, Record<string, unknown>> };
+  const json = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as { $ref?: string; definitions?: Record<string, Record<string, unknown>> };
   // A schema with an id comes out as a reference to its definition; MCP wants the object itself at the top.
   const named = json.$ref?.replace('#/definitions/', '');
   return named && json.definitions?.[named] ? { ...json.definitions[named], definitions: json.definitions } : json;
