@@ -11,9 +11,10 @@ import { toTopLevelSchema } from './output-schema.ts';
 
 /*
  * The MCP server: one tool per operation that names one (api/operations/), its arguments the operation's path, query
- * and body fields in one object, read by the same schemas as a REST request, so an argument the API refuses is refused
- * here with the same Error. `structuredContent` is exactly the REST body, and a text content carries the same JSON;
- * a failure is `isError: true` with the Error shape as its text.
+ * and body fields in one object, checked against the input schema the tool publishes, then read by the same schemas
+ * as a REST request, so an argument the API refuses is refused here with the same Error code, its message naming the
+ * argument. `structuredContent` is exactly the REST body, and a text content carries the same JSON; a failure is
+ * `isError: true` with the Error shape as its text.
  */
 
 export const MCP_SERVER_NAME = 'payable-service-index';
