@@ -9,7 +9,7 @@ import type { Config } from './config.ts';
 import { demoServiceRoutes } from './demo/routes.ts';
 import { apiError } from './errors.ts';
 import { withDetailLane, type NodeHandler } from './fast-detail.ts';
-import { createHttpLayer, isApiPath, toClientAddress, type HttpLayer } from './http.ts';
+import { createHttpLayer, isApiPath, toRequestClient, type HttpLayer } from './http.ts';
 import { mcpRoutes } from './mcp/http.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { readPart, type Operation, type OperationContext } from './operation.ts';
@@ -59,13 +59,13 @@ export interface App {
   answerUnreadable: HttpLayer['answerUnreadable'];
 }
 
-function toRoutes(runtime: Runtime): Route[] {
+function toRoutes(runtime: Runtime, layer: HttpLayer): Route[] {
   const { deps } = runtime;
   const openapi = createOpenApiDocument(deps.config.baseUrl);
   return [
     ...OPERATIONS.map((operation) => toRoute(operation, runtime)),
     { method: 'GET', path: '/openapi.json', handler: () => openapi },
-    ...mcpRoutes(runtime),
+    ...mcpRoutes(runtime, layer),
     badgeRoute(deps),
     ...demoServiceRoutes(deps),
   ];
@@ -89,8 +89,7 @@ function toRoute(operation: Operation, runtime: Runtime): Route {
         headers: readPart(operation, 'headers', Object.fromEntries(event.req.headers)),
         body: operation.input.body ? readPart(operation, 'body', await readJsonObject(event)) : undefined,
       };
-      const forwardedFor = runtime.deps.config.trustProxy ? event.req.headers.get('x-forwarded-for') : undefined;
-      const client = toClientAddress(forwardedFor, event.req.ip);
+      const client = toRequestClient(event.req, runtime.deps.config.trustProxy);
       return operation.handle(input as never, { ...runtime, origin: toOwnOrigin(event, runtime.deps.config), app: event.app, client });
     },
   };
@@ -106,13 +105,13 @@ export function createApp(deps: AppDeps): App {
   // A malformed percent-escape reaches the HTTP layer, which answers it in the Error shape with its usual headers.
   const h3 = new H3({ allowMalformedURL: true });
   const details = createDetailCache(deps.db);
-  const routes = toRoutes({ deps, details });
   const layer = createHttpLayer({
     limiter: deps.limiter ?? createRateLimiter(deps.config.rateLimit),
     rateLimit: deps.config.rateLimit,
     trustProxy: deps.config.trustProxy,
     nowMs: () => deps.now().getTime(),
   });
+  const routes = toRoutes({ deps, details }, layer);
   h3.use(layer.middleware);
   for (const route of routes) {
     h3.on(route.method, route.path, route.handler);

@@ -90,6 +90,11 @@ export interface HttpLayer {
    */
   replyStored(lookup: StoredLookup, read: () => StoredAnswer | null): Reply | null;
   /**
+   * Spends `tokens` more of the request's client's bucket, for a request that carries several messages (an MCP
+   * batch): the tokens left, or the layer's 429 (none spent) when the bucket cannot cover them.
+   */
+  spend(request: ServerRequest, tokens: number): number;
+  /**
    * Node's `clientError`: a request that cannot be read as HTTP, which Node would answer with a bare status line,
    * answered in the Error shape with the layer's headers instead; the connection is closed after.
    */
@@ -163,6 +168,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
 
   return {
     middleware,
+    spend: (request, tokens) => admit(options.limiter.take(toRequestClient(request, options.trustProxy), options.nowMs(), tokens)),
     replyStored(lookup, read) {
       const taken = take(lookup.request, lookup.forwardedFor, lookup.socketAddress);
       if (taken.allowed) {
@@ -225,6 +231,11 @@ const JSON_PATHS = new Set(['/openapi.json', '/openapi.json/', '/mcp', '/mcp/'])
  */
 export function toClientAddress(forwardedFor: string | null | undefined, socketAddress: string | undefined): string {
   return forwardedFor?.split(',').pop()?.trim() || socketAddress || 'unknown';
+}
+
+/** The client a routed request counts against, as the rate limit and every per-client limit see it. */
+export function toRequestClient(request: ServerRequest, trustProxy: boolean): string {
+  return toClientAddress(trustProxy ? request.headers.get('x-forwarded-for') : undefined, request.ip);
 }
 
 /** Any OPTIONS request: the CORS preflight answer, allowing whichever request headers the preflight names. */

@@ -38,7 +38,7 @@ export interface OperationContext {
   origin: string;
   /** The app itself, for an operation that calls another route in process (the purchase approval). */
   app?: Fetchable;
-  /** The client's address, as the rate limit counts it; absent over MCP's stdio. */
+  /** The client's address, as the rate limit counts it (`local` for MCP's stdio, which has one client). */
   client?: string;
 }
 
@@ -50,6 +50,11 @@ export interface ToolSpec {
   readOnly: boolean;
   /** Tool argument -> the operation's field, where the tool's contract names one otherwise (get_changes' `types`). */
   arguments?: Record<string, string>;
+  /**
+   * Tool argument -> its value when not given and the description saying so, where an answer a model reads should be
+   * smaller than the REST default (search_services' `limit`).
+   */
+  defaults?: Record<string, { value: unknown; description: string }>;
 }
 
 /** Request examples for /docs: the values filled into the path, the query string and the body. */
@@ -91,30 +96,41 @@ export function defineOperation<I extends OperationInput>(operation: Operation<I
   return operation as unknown as Operation;
 }
 
-type Part = keyof OperationInput;
+export type Part = keyof OperationInput;
+
+/** How an error message names a field of a part: REST says "The query parameter "limit"", MCP names the argument. */
+export type FieldNamer = (part: Part, field: string) => string;
+
+const restName: FieldNamer = (part, field) => {
+  const where = part === 'query' ? 'query parameter' : part === 'headers' ? 'header' : part === 'path' ? 'path segment' : 'field';
+  return `The ${where} "${field}"`;
+};
+
+/** The error code a field's invalid value answers. */
+export function fieldErrorCode(operation: Operation, part: Part, field: string): ErrorCode {
+  return operation.fieldErrors?.[field] ?? (part === 'body' ? 'invalid_json' : 'missing_query');
+}
 
 /**
  * Reads one part of a request with its schema, or throws the Error shape (400) naming the field and what it allows:
  * the one mapping of zod's issues to the API's errors.
  */
-export function readPart(operation: Operation, part: Part, value: unknown): unknown {
+export function readPart(operation: Operation, part: Part, value: unknown, name: FieldNamer = restName): unknown {
   const schema = operation.input[part];
   if (!schema) return part === 'body' ? undefined : {};
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = issue.path.length > 0 ? String(issue.path[0]) : '';
-  const code = operation.fieldErrors?.[field] ?? (part === 'body' ? 'invalid_json' : 'missing_query');
   const missing = field !== '' && (value as Record<string, unknown> | undefined)?.[field] === undefined;
-  throw apiError(400, code, toMessage(part, field, issue, missing));
+  throw apiError(400, fieldErrorCode(operation, part, field), toMessage(name(part, field), field, issue, missing));
 }
 
 /** A field's issue in words: the schema's own message, else "is required" for a missing field, else zod's. */
-function toMessage(part: Part, field: string, issue: z.core.$ZodIssue, missing: boolean): string {
+function toMessage(named: string, field: string, issue: z.core.$ZodIssue, missing: boolean): string {
   if (field === '') return issue.message;
-  const where = part === 'query' ? 'query parameter' : part === 'headers' ? 'header' : part === 'path' ? 'path segment' : 'field';
   const own = !issue.message.startsWith('Invalid input');
   const message = own || !missing ? issue.message : 'is required';
   const at = issue.path.length > 1 ? ` (at ${issue.path.join('.')})` : '';
-  return `The ${where} "${field}"${at} ${message}.`;
+  return `${named}${at} ${message}.`;
 }

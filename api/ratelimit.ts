@@ -1,7 +1,10 @@
 /** A token bucket per client: `limit` tokens, refilled evenly over `windowSeconds`. */
 export interface RateLimiter {
-  /** Takes one token; answers the tokens left, or the whole seconds to wait when there are none. */
-  take(client: string, nowMs: number): { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
+  /**
+   * Takes `tokens` (one by default); answers the tokens left, or the whole seconds to wait until there are that many,
+   * when there are not (none is taken then).
+   */
+  take(client: string, nowMs: number, tokens?: number): { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 }
 
 interface Bucket {
@@ -27,16 +30,16 @@ export function createRateLimiter({ limit, windowSeconds }: { limit: number; win
   }
 
   return {
-    take(client, nowMs) {
+    take(client, nowMs, tokens = 1) {
       if (++takes % SWEEP_EVERY === 0) sweep(nowMs);
       const bucket = buckets.get(client) ?? { tokens: limit, updatedMs: nowMs };
       bucket.tokens = Math.min(limit, bucket.tokens + (nowMs - bucket.updatedMs) * refillPerMs);
       bucket.updatedMs = nowMs;
       buckets.set(client, bucket);
-      if (bucket.tokens < 1) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)) };
+      if (bucket.tokens < tokens) {
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((tokens - bucket.tokens) / refillPerMs / 1000)) };
       }
-      bucket.tokens -= 1;
+      bucket.tokens -= tokens;
       return { allowed: true, remaining: Math.floor(bucket.tokens) };
     },
   };

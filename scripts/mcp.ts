@@ -15,7 +15,8 @@ const db = openDatabase(config.databasePath);
 seedIfEmpty(db, readSeed(), new Date().toISOString());
 const deps = { db, config, now: () => new Date() };
 const origin = config.stagingUrl ?? config.baseUrl ?? `http://${config.host}:${config.port}`;
-const server = createMcpServer({ deps, details: createDetailCache(db), origin });
+// One local client: every per-client limit counts the process's calls together.
+const server = createMcpServer({ deps, details: createDetailCache(db), origin, client: 'local' });
 await server.connect(new StdioServerTransport());
 const close = () => void server.close().finally(() => db.close());
 process.stdin.on('end', close);

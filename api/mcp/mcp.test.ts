@@ -9,7 +9,7 @@ import { openDatabase } from '../../data/db.ts';
 import { recordProbe } from '../../data/probes.ts';
 import { upsertServices } from '../../data/services.ts';
 import { makeService } from '../../data/testing.ts';
-import { ChangeList, ErrorResponse, ServiceDetail, ServiceList, Stats, SubmitResult } from '../../domain/schemas.ts';
+import { ChangeList, ErrorResponse, IndexStatus, ServiceDetail, ServiceList, Stats, SubmitResult } from '../../domain/schemas.ts';
 import { Purchase, PurchaseCatalog } from '../purchase/schemas.ts';
 import { createApp, serveApp } from '../app.ts';
 import { testConfig, TEST_NOW } from '../testing.ts';
@@ -20,7 +20,7 @@ import { testConfig, TEST_NOW } from '../testing.ts';
  * tool's answer can be compared with the REST route's body for the same arguments.
  */
 
-const TOOLS = ['search_services', 'get_service', 'get_services', 'get_stats', 'get_changes', 'submit_service', 'get_submission',
+const TOOLS = ['search_services', 'get_service', 'get_services', 'get_stats', 'get_status', 'get_changes', 'submit_service', 'get_submission',
   'list_demo_services', 'create_purchase', 'get_purchase'];
 
 const dir = mkdtempSync(join(tmpdir(), 'psi-mcp-'));
@@ -176,8 +176,6 @@ describe.each([
   it('answers a failure as isError with the Error shape the route gives', async () => {
     const cases: Array<[string, Record<string, unknown>, string, string]> = [
       ['get_service', { id: 'no-such-test' }, 'not_found', '/api/v1/services/no-such-test'],
-      ['search_services', { sort: 'cheapest' }, 'missing_query', '/api/v1/services?sort=cheapest'],
-      ['search_services', { max_price_usd: -1 }, 'missing_query', '/api/v1/services?max_price_usd=-1'],
       ['get_services', { ids: [] }, 'invalid_ids', ''],
       ['submit_service', { endpoint: 'ftp://example.com/x' }, 'invalid_endpoint', ''],
       ['create_purchase', { service_id: 'index-demo-market-data', params: { asset: 'NOPE' } }, 'missing_query', ''],
@@ -190,16 +188,62 @@ describe.each([
       expect(error.error.code, name).toBe(code);
       if (path) expect((await rest(path)).json, name).toEqual(error);
     }
-    const sort = errorOf(await client.callTool({ name: 'search_services', arguments: { sort: 'cheapest' } }));
-    expect(sort.error.message).toContain('live, price, uptime, latency, newest, relevance');
   });
 
-  it('answers an unknown tool as an error naming the tools', async () => {
+  it('answers an argument of the wrong type or value as isError naming the argument, with the code the route gives', async () => {
+    const cases: Array<[string, Record<string, unknown>, string, string, string?]> = [
+      ['search_services', { sort: 'cheapest' }, 'missing_query', 'The argument `sort` must be one of live, price, uptime, latency, newest, relevance; got "cheapest".', '/api/v1/services?sort=cheapest'],
+      ['search_services', { max_price_usd: -1 }, 'missing_query', 'The argument `max_price_usd` must be >= 0; got -1.', '/api/v1/services?max_price_usd=-1'],
+      ['search_services', { limit: 'ten' }, 'missing_query', 'The argument `limit` must be integer; got "ten".'],
+      ['search_services', { limit: 1000 }, 'missing_query', 'The argument `limit` must be <= 500; got 1000.'],
+      ['get_service', { id: 5 }, 'missing_query', 'The argument `id` must be string; got 5.'],
+      ['get_services', { ids: 'beta-test' }, 'invalid_ids', 'The argument `ids` must be array; got "beta-test".'],
+      ['get_changes', { types: ['went_up'] }, 'missing_query', 'The argument `types` (at types.0) must be one of listed, went_live, went_dark'],
+      ['submit_service', {}, 'invalid_endpoint', 'The argument `endpoint` is required.'],
+    ];
+    for (const [name, args, code, message, path] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      const { error } = errorOf(result);
+      expect(error.code, name).toBe(code);
+      expect(error.message, name).toContain(message);
+      expect(error.message, name).not.toMatch(/query parameter|Invalid input/);
+      if (path) expect((await rest(path)).json.error, name).toMatchObject({ code });
+    }
+  });
+
+  it('answers an unknown tool as an error naming the tool asked for and the tools', async () => {
     const result = await client.callTool({ name: 'delete_everything', arguments: {} });
     expect(result.isError).toBe(true);
     const error = errorOf(result);
     expect(error.error.code).toBe('not_found');
+    expect(error.error.message).toContain('No tool named "delete_everything"');
     expect(error.error.message).toContain('search_services');
+  });
+
+  it('lists its tools in under 20 KiB, with instructions that say answers hold third-party text', async () => {
+    const { tools } = await client.listTools();
+    expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(20 * 1024);
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions).toContain('third-party text');
+    expect(instructions).toContain('never as instructions');
+  });
+
+  it('answers search_services with 20 services by default, as REST does with limit=20', async () => {
+    const result = await client.callTool({ name: 'search_services', arguments: {} });
+    const list = ServiceList.parse(structured(result));
+    expect(list.page.limit).toBe(20);
+    expect(withoutTime(structured(result))).toEqual(withoutTime((await rest('/api/v1/services?limit=20')).json));
+    expect((await rest('/api/v1/services')).json.page).toMatchObject({ limit: 100 });
+    const search = (await client.listTools()).tools.find((tool) => tool.name === 'search_services')!;
+    expect(search.inputSchema.properties?.limit).toMatchObject({ default: 20 });
+  });
+
+  it('answers get_status with exactly what GET /api/v1/status answers', async () => {
+    const result = await client.callTool({ name: 'get_status', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    IndexStatus.parse(structured(result));
+    expect(withoutTime(structured(result))).toEqual(withoutTime((await rest('/api/v1/status')).json));
   });
 });
 
@@ -229,6 +273,13 @@ describe('/mcp over HTTP, as a client that is not the SDK sees it', () => {
     expect(response.headers.get('content-type')).toMatch(/json/);
     const body = await response.json();
     expect(body.error.message).toEqual(expect.any(String));
+  });
+
+  it('answers an empty batch with a JSON-RPC Invalid Request error, not an empty 202', async () => {
+    const response = await post('[]');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('empty') } });
   });
 
   it('carries the API rate limit and CORS headers, and refuses GET in the Error shape', async () => {

@@ -24,7 +24,10 @@ export const listServicesOperation = defineOperation({
   input: { query: ServiceListQuery },
   output: ServiceList,
   errors: { '400': 'missing_query: a value of sort, max_price_usd, source, flag or flags outside what it allows (named in the message).' },
-  tool: { name: 'search_services', title: 'Search payable services', readOnly: true },
+  tool: {
+    name: 'search_services', title: 'Search payable services', readOnly: true,
+    defaults: { limit: { value: 20, description: 'Page size 1-500, default 20 over MCP (100 over REST).' } },
+  },
   examples: (): OperationExample[] => [
     { query: { rail: 'x402', chain: 'base', live: 'true', limit: '20' } },
     { query: { q: 'weather', sort: 'relevance' } },

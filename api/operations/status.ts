@@ -12,6 +12,7 @@ export const getStatusOperation = defineOperation({
   input: {},
   output: IndexStatus,
   errors: {},
+  tool: { name: 'get_status', title: 'Status of the crawler', readOnly: true },
   examples: () => [{}],
   handle: (_input, { deps }) => getIndexStatus(deps.db, deps.now()) satisfies IndexStatus,
 });

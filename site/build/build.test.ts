@@ -125,6 +125,8 @@ describe('the built site', () => {
 
   it('writes the documents: docs, pricing, purchase guide, llms.txt, sitemap, robots, 404', () => {
     expect(pageText(site, 'docs/index.html')).toContain("curl -s 'https://index.test/api/v1/services?rail=x402&chain=base&live=true&limit=20'");
+    // The MCP section lists the tools from the operations, so a tool added there is listed here.
+    expect(read(site, 'docs/index.html')).toContain('<code>get_stats</code>, <code>get_status</code>, <code>get_changes</code>');
     expect(read(site, 'pricing.md')).toContain('Reading the index is free');
     expect(read(site, 'docs/purchase.md')).toContain('## 2. Ask for a purchase');
     expect(read(site, 'llms.txt')).toContain('6 services, 2 of them answered a payment challenge');

@@ -76,7 +76,7 @@ export function listRouteGroups({ siteUrl, stagingUrl, exampleId }: DocsOptions)
           anchor: 'mcp',
           method: 'POST',
           path: '/mcp',
-          summary: 'The same operations as MCP tools (Streamable HTTP, stateless, JSON answers), under the same rate limit. See "MCP" below for a client config.',
+          summary: 'The same operations as MCP tools (Streamable HTTP, stateless, JSON answers), under the same rate limit, each message of a batch counting as one request. See "MCP" below for a client config.',
           params: [],
           examples: [post(`${siteUrl}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ['accept: application/json, text/event-stream'])],
           answers: 'JSON-RPC 2.0 answers; a tool result carries the REST body as structuredContent.',
@@ -140,6 +140,11 @@ export function toMcpConfigs(siteUrl: string): { http: string; stdio: string } {
   const http = { mcpServers: { 'payable-service-index': { type: 'http', url: `${siteUrl}/mcp` } } };
   const stdio = { mcpServers: { 'payable-service-index': { command: 'npm', args: ['run', '--silent', 'mcp'], cwd: '/path/to/payable-service-index' } } };
   return { http: JSON.stringify(http, null, 2), stdio: JSON.stringify(stdio, null, 2) };
+}
+
+/** The MCP tools, in the operations' order: the names `tools/list` answers. */
+export function listMcpTools(): string[] {
+  return OPERATIONS.flatMap((operation) => (operation.tool ? [operation.tool.name] : []));
 }
 
 function toRouteDoc(operation: Operation, origin: string, exampleId: string): RouteDoc {
