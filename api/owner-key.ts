@@ -21,8 +21,8 @@ export function newClaimSecret(): string {
 }
 
 /** The digest (hex) an owner key or a claim secret is stored as. */
-export function hashOwnerKey(key: string): string {
-  return digestSecret(key).toString('hex');
+export function hashSecret(secret: string): string {
+  return digestSecret(secret).toString('hex');
 }
 
 /**
@@ -62,5 +62,5 @@ export function assertClaimSecret(claim: ClaimRecord | null, authorization: stri
  * empty secret's digest first, so its answer takes the same time.
  */
 function matchesHeld(presented: string, heldHex: string | null): boolean {
-  return matchesDigest(presented, Buffer.from(heldHex ?? hashOwnerKey(''), 'hex')) && heldHex !== null;
+  return matchesDigest(presented, Buffer.from(heldHex ?? hashSecret(''), 'hex')) && heldHex !== null;
 }

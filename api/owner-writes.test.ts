@@ -14,7 +14,7 @@ import { WebhookCreated } from '../domain/schemas.ts';
 import { PROJECT_ROOT } from '../project.ts';
 import { startReceiver, type Receiver } from '../webhooks/testing.ts';
 import { createApp, serveApp } from './app.ts';
-import { hashOwnerKey, newOwnerKey } from './owner-key.ts';
+import { hashSecret, newOwnerKey } from './owner-key.ts';
 import { testConfig } from './testing.ts';
 
 /*
@@ -69,8 +69,8 @@ describe('owner writes while the webhook worker delivers', () => {
     upsertServices(db, ids.map((id) => makeService({ id, name: `Directory ${id}` })), new Date().toISOString());
     const keys = new Map(ids.map((id) => {
       const key = newOwnerKey();
-      const claim = createClaim(db, { service_id: id, secret_digest: hashOwnerKey('unused'), client: 'test', now: new Date() });
-      verifyClaim(db, claim, hashOwnerKey(key), new Date().toISOString());
+      const claim = createClaim(db, { service_id: id, secret_digest: hashSecret('unused'), client: 'test', now: new Date() });
+      verifyClaim(db, claim, hashSecret(key), new Date().toISOString());
       return [id, key];
     }));
     const app = createApp({ db, config: testConfig({ allowPrivateTargets: parseAllowList('127.0.0.1') }), now: () => new Date() });

@@ -5,7 +5,7 @@ import { getService } from '../../data/service-read.ts';
 import { apiError } from '../errors.ts';
 import { JsonReply } from '../http.ts';
 import { defineOperation } from '../operation.ts';
-import { assertClaimSecret, hashOwnerKey, newClaimSecret, newOwnerKey } from '../owner-key.ts';
+import { assertClaimSecret, hashSecret, newClaimSecret, newOwnerKey } from '../owner-key.ts';
 import { ownerRuntime } from '../owner-runtime.ts';
 
 /**
@@ -45,7 +45,7 @@ export const createClaimOperation = defineOperation({
   method: 'POST',
   path: '/api/v1/claims',
   group: 'index',
-  summary: 'Claim a service: answers a token to serve at the host\'s well-known file or in a TXT record, then verify the claim within 7 days.',
+  summary: 'Claim a service: answers a token to serve at the host\'s well-known file or in a TXT record, and the claim secret (shown once) that verifying the claim within 7 days needs.',
   input: {
     body: z.object({
       service_id: z.string({ error: 'is required: the id of a listed service' }).trim().min(1, { error: 'is required: the id of a listed service' })
@@ -65,7 +65,7 @@ export const createClaimOperation = defineOperation({
     runtime.spend('claimsPerClientAndService', `${client} ${id}`, 'claims of one service from one client');
     runtime.spend('claimsPerClient', client, 'claims from one client');
     const secret = newClaimSecret();
-    const claim = createClaim(deps.db, { service_id: id, secret_digest: hashOwnerKey(secret), client, now: deps.now() });
+    const claim = createClaim(deps.db, { service_id: id, secret_digest: hashSecret(secret), client, now: deps.now() });
     const answer = {
       id: claim.id, service_id: id, token: claim.token, claim_secret: secret, ...toOwnershipPlaces(service.endpoint), expires_at: claim.expires_at,
     };
@@ -112,7 +112,7 @@ export const verifyClaimOperation = defineOperation({
       throw apiError(409, 'conflict', `The token was not found: ${check.found}.`);
     }
     const key = newOwnerKey();
-    if (!verifyClaim(deps.db, claim, hashOwnerKey(key), deps.now().toISOString())) {
+    if (!verifyClaim(deps.db, claim, hashSecret(key), deps.now().toISOString())) {
       throw apiError(409, 'conflict', 'This claim was verified already; its key was shown then.');
     }
     deps.onDataChanged?.();
