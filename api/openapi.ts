@@ -6,7 +6,7 @@ import {
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import { ErrorResponse } from '../domain/schemas.ts';
-import type { Operation } from './operation.ts';
+import type { BearerScheme, Operation } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { demoServiceOperations } from './purchase/openapi.ts';
 
@@ -21,6 +21,12 @@ const rateLimitHeaders = z.object({
 const retryHeaders = rateLimitHeaders.extend({
   'Retry-After': z.string().meta({ description: 'Seconds until a request is allowed again.' }),
 });
+
+/** What each bearer secret is and where it comes from. */
+const BEARER_SCHEMES: Record<BearerScheme, { type: 'http'; scheme: 'bearer'; description: string }> = {
+  claimSecret: { type: 'http', scheme: 'bearer', description: 'The claim_secret (clms_…) POST /api/v1/claims answered with the claim, once.' },
+  ownerKey: { type: 'http', scheme: 'bearer', description: 'The owner_key (psi_…) a verified claim answered, once.' },
+};
 
 function responses(ok: z.ZodType, okDescription: string, errors: Record<string, string>, status = 200): ZodOpenApiResponsesObject {
   return {
@@ -38,6 +44,7 @@ function toOpenApiOperation(operation: Operation): ZodOpenApiOperationObject {
     operationId: operation.id,
     summary: operation.summary,
     ...(operation.tool ? { 'x-mcp-tool': operation.tool.name } : {}),
+    ...(operation.bearer ? { security: [{ [operation.bearer]: [] }] } : {}),
     requestParams: { ...(path ? { path } : {}), ...(query ? { query } : {}), ...(headers ? { header: headers } : {}) },
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
     responses: responses(operation.output, 'The answer.', operation.errors, operation.status),
@@ -67,6 +74,7 @@ export function createOpenApiDocument(baseUrl: string | null): ReturnType<typeof
     },
     ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
     paths: toPaths(),
+    components: { securitySchemes: BEARER_SCHEMES },
   }, { override: allowAddedFields });
 }
 

@@ -65,6 +65,9 @@ export interface OperationExample {
   headers?: Record<string, string>;
 }
 
+/** The secrets an operation may need as a bearer: a claim's secret, a service's owner key. */
+export type BearerScheme = 'claimSecret' | 'ownerKey';
+
 export interface Operation<I extends OperationInput = OperationInput> {
   /** The OpenAPI operationId. */
   id: string;
@@ -80,6 +83,8 @@ export interface Operation<I extends OperationInput = OperationInput> {
   output: z.ZodType;
   /** Status -> what it means, for every answer but 200, 429 and 500 (which every operation may give). */
   errors: Record<string, string>;
+  /** The secret it needs as `Authorization: Bearer` (OpenAPI's security scheme of that name: api/openapi.ts). */
+  bearer?: BearerScheme;
   /** The error code a field's invalid value answers; `invalid_json` for a body, `missing_query` otherwise by default. */
   fieldErrors?: Record<string, ErrorCode>;
   tool?: ToolSpec;

@@ -6,16 +6,21 @@ import { createRateLimiter, type RateLimiter } from './ratelimit.ts';
 
 /*
  * What the claim and owner routes share within one app: the DNS resolver, the guarded connections they reach owners'
- * hosts with, and their own limits, on top of the API's per-client rate limit (claims and verifications reach out to
- * other hosts, so each client and each service gets few of them).
+ * hosts with, and their own limits, on top of the API's per-client rate limit. Claims and verifications reach out to
+ * other hosts, so each client gets few of them; they are counted per client and service, never per service alone, so
+ * whoever exhausts a service's limits locks out only themselves, never its owner.
  */
 
-/** Claims: per client 10 an hour, per service 20. Verifications: per client 30 an hour, per service 60. */
+/**
+ * Claims: 5 an hour per client and service, 20 per client. Verifications: 20 an hour per client and service, 60 per
+ * client. Owner actions (edit, delist, relist): 10 an hour per service, whoever holds its key.
+ */
 export const CLAIM_LIMITS = {
-  claimsPerClient: { limit: 10, windowSeconds: 3600 },
-  claimsPerService: { limit: 20, windowSeconds: 3600 },
-  verificationsPerClient: { limit: 30, windowSeconds: 3600 },
-  verificationsPerService: { limit: 60, windowSeconds: 3600 },
+  claimsPerClientAndService: { limit: 5, windowSeconds: 3600 },
+  claimsPerClient: { limit: 20, windowSeconds: 3600 },
+  verificationsPerClientAndService: { limit: 20, windowSeconds: 3600 },
+  verificationsPerClient: { limit: 60, windowSeconds: 3600 },
+  ownerActionsPerService: { limit: 10, windowSeconds: 3600 },
   /** An owner's recheck probes the main endpoint at most once a minute per service. */
   rechecksPerService: { limit: 1, windowSeconds: 60 },
 } as const;

@@ -15,7 +15,7 @@ import { upsertServices } from '../data/services.ts';
 import { makeService } from '../data/testing.ts';
 import { ErrorResponse, ServiceDetail, ServiceList, Stats } from '../domain/schemas.ts';
 import { Claim, ClaimVerified } from './operations/claims.ts';
-import { createApp } from './app.ts';
+import { createApp, serveApp } from './app.ts';
 import { createTestApp, postJson, TEST_NOW, testConfig } from './testing.ts';
 
 /*
@@ -64,15 +64,34 @@ const ownedService = () => makeService({
   ],
 });
 
-function setup() {
+const servers: Array<ReturnType<typeof serveApp>> = [];
+afterAll(() => Promise.all(servers.map((server) => server.close(true))));
+
+/** The app on a real socket; `trustProxy` lets a test speak as several clients through X-Forwarded-For. */
+async function setup() {
   let now = TEST_NOW;
-  const test = createTestApp([ownedService(), makeService({ id: 'other-example-com' })], {
+  const extra = ['one', 'two', 'three', 'four'].map((n) => makeService({ id: `${n}-example-com` }));
+  const test = createTestApp([ownedService(), makeService({ id: 'other-example-com' }), ...extra], {
     now: () => now,
     dns: createDnsResolver({ servers: [dns.address], timeoutMs: 1000 }),
-    config: { allowPrivateTargets: parseAllowList('127.0.0.1') },
+    config: { allowPrivateTargets: parseAllowList('127.0.0.1'), trustProxy: true },
   });
-  const claim = async () => Claim.parse((await test.request('/api/v1/claims', postJson({ service_id: serviceId() }))).json);
-  const verify = (id: string) => test.request(`/api/v1/claims/${id}/verify`, { method: 'POST' });
+  const server = serveApp(test.app, { hostname: '127.0.0.1', port: 0 });
+  await server.ready();
+  servers.push(server);
+  const origin = new URL(server.url!).origin;
+  const request = async (path: string, init?: RequestInit) => {
+    const response = await fetch(`${origin}${path}`, init);
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
+  };
+  const from = (client: string) => ({ 'x-forwarded-for': client });
+  const claim = async (client = '192.0.2.1', service = serviceId()) => {
+    const made = await request('/api/v1/claims', postJson({ service_id: service }, from(client)));
+    return Claim.parse(made.json);
+  };
+  const verify = (made: { id: string; claim_secret: string }, client = '192.0.2.1') =>
+    request(`/api/v1/claims/${made.id}/verify`, { method: 'POST', headers: { authorization: `Bearer ${made.claim_secret}`, ...from(client) } });
   const asOwner = (key: string, method: string, path: string, body?: unknown): RequestInit => ({
     method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -80,16 +99,16 @@ function setup() {
   const becomeOwner = async () => {
     const made = await claim();
     host.file = { status: 200, body: `${made.token}\n` };
-    const verified = await verify(made.id);
+    const verified = await verify(made);
     host.file = { status: 404, body: '' };
     return ClaimVerified.parse(verified.json).owner_key;
   };
-  return { ...test, claim, verify, asOwner, becomeOwner, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
+  return { ...test, request, from, claim, verify, asOwner, becomeOwner, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
 }
 
 describe('claims', () => {
   it('answers a token, where to put it, and an expiry 7 days out', async () => {
-    const { request, claim } = setup();
+    const { request, claim } = await setup();
     const made = await claim();
     expect(made).toMatchObject({
       service_id: serviceId(),
@@ -106,10 +125,10 @@ describe('claims', () => {
   });
 
   it('verifies through the well-known file, shows the key once, stores only its hash, and marks the service owner-verified', async () => {
-    const { request, claim, verify, db } = setup();
+    const { request, claim, verify, db } = await setup();
     const made = await claim();
     host.file = { status: 200, body: made.token };
-    const verified = await verify(made.id);
+    const verified = await verify(made);
     host.file = { status: 404, body: '' };
     expect(verified.status).toBe(200);
     const { owner_key, service_id } = ClaimVerified.parse(verified.json);
@@ -118,7 +137,7 @@ describe('claims', () => {
     const stored = JSON.stringify(db.prepare('SELECT * FROM owner_keys').all());
     expect(stored).not.toContain(owner_key);
     expect(stored).not.toContain(owner_key.slice(4));
-    const again = await verify(made.id);
+    const again = await verify(made);
     expect(again.status).toBe(409);
     expect(JSON.stringify(again.json)).not.toContain('psi_');
     const detail = ServiceDetail.parse((await request(`/api/v1/services/${serviceId()}`)).json);
@@ -129,11 +148,11 @@ describe('claims', () => {
   });
 
   it('verifies through the TXT record of a real DNS server', async () => {
-    const { claim, verify } = setup();
+    const { claim, verify } = await setup();
     const made = await claim();
     txt.set('_payable-service-index.127.0.0.1', ['v=unrelated', made.token]);
     try {
-      const verified = await verify(made.id);
+      const verified = await verify(made);
       expect(verified.status).toBe(200);
       expect(ClaimVerified.parse(verified.json).service_id).toBe(serviceId());
     } finally {
@@ -143,36 +162,36 @@ describe('claims', () => {
   });
 
   it('answers 409 saying what it found instead: a wrong token, no file, a file over 4 KiB', async () => {
-    const { claim, verify } = setup();
+    const { claim, verify } = await setup();
     const made = await claim();
     host.file = { status: 200, body: 'psi-verify-someone-else' };
-    const wrong = await verify(made.id);
+    const wrong = await verify(made);
     expect(wrong.status).toBe(409);
     expect(wrong.json.error.code).toBe('conflict');
     expect(wrong.json.error.message).toContain('holds another value');
     expect(wrong.json.error.message).toContain('no TXT record at _payable-service-index.127.0.0.1');
     host.file = { status: 404, body: '' };
-    const missing = await verify(made.id);
+    const missing = await verify(made);
     expect(missing.json.error.message).toContain('answered HTTP 404');
     host.file = { status: 200, body: 'x'.repeat(5000) };
-    expect((await verify(made.id)).json.error.message).toContain('over 4096 bytes');
+    expect((await verify(made)).json.error.message).toContain('over 4096 bytes');
     host.file = { status: 404, body: '' };
-    expect((await verify('clm_unknown')).status).toBe(404);
+    expect((await verify({ id: 'clm_unknown', claim_secret: made.claim_secret })).status).toBe(401);
   });
 
   it('refuses an expired claim', async () => {
-    const { claim, verify, advance } = setup();
+    const { claim, verify, advance } = await setup();
     const made = await claim();
     host.file = { status: 200, body: made.token };
     advance(7 * 86_400_000 + 1);
-    const expired = await verify(made.id);
+    const expired = await verify(made);
     host.file = { status: 404, body: '' };
     expect(expired.status).toBe(409);
     expect(expired.json.error.message).toMatch(/expired/);
   });
 
   it('a newer verified claim replaces the key: the old one answers 401', async () => {
-    const { request, becomeOwner, asOwner } = setup();
+    const { request, becomeOwner, asOwner } = await setup();
     const first = await becomeOwner();
     const second = await becomeOwner();
     expect(second).not.toBe(first);
@@ -182,12 +201,90 @@ describe('claims', () => {
     expect((await request(`/api/v1/services/${serviceId()}`, asOwner(second, 'PATCH', '', { name: 'Fresh' }))).json.name).toBe('Fresh');
   });
 
-  it('limits claims per client', async () => {
-    const { request } = setup();
+  it('verifying needs the claim secret: without it, with a wrong one or another claim\'s, 401 and nothing learned', async () => {
+    const { claim, verify, request, db } = await setup();
+    const made = await claim();
+    const other = await claim('192.0.2.1', 'other-example-com');
+    expect(made.claim_secret).toMatch(/^clms_[A-Za-z0-9_-]{43}$/);
+    const stored = JSON.stringify(db.prepare('SELECT * FROM claims').all());
+    expect(stored).not.toContain(made.claim_secret);
+    expect(stored).not.toContain(made.claim_secret.slice(5));
+    host.file = { status: 200, body: made.token };
+    host.hits.length = 0;
+    try {
+      const bare = await request(`/api/v1/claims/${made.id}/verify`, { method: 'POST' });
+      const refusals = [
+        bare,
+        await verify({ id: made.id, claim_secret: `clms_${'A'.repeat(43)}` }),
+        await verify({ id: made.id, claim_secret: other.claim_secret }),
+        await verify({ id: made.id, claim_secret: made.token }),
+        await verify({ id: 'clm_unknown', claim_secret: made.claim_secret }),
+      ];
+      for (const refused of refusals) {
+        expect(refused.status).toBe(401);
+        expect(ErrorResponse.parse(refused.json).error.code).toBe('unauthorized');
+        expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+        expect(refused.text).not.toContain(serviceId());
+        expect(refused.text).not.toContain('psi_');
+      }
+      // A wrong secret and an unknown claim answer alike: the answer tells nothing of whether the claim exists.
+      expect(refusals[4]!.text).toBe(refusals[1]!.text);
+      expect(host.hits).toEqual([]);
+      const verified = await verify(made);
+      expect(verified.status).toBe(200);
+      expect(ClaimVerified.parse(verified.json).service_id).toBe(serviceId());
+    } finally {
+      host.file = { status: 404, body: '' };
+    }
+  });
+
+  it('/openapi.json answers claim_secret and puts verify and the owner routes behind bearer schemes', async () => {
+    const { request } = await setup();
+    const document = (await request('/openapi.json')).json;
+    expect(document.components.securitySchemes).toMatchObject({ claimSecret: { type: 'http', scheme: 'bearer' }, ownerKey: { type: 'http', scheme: 'bearer' } });
+    expect(document.paths['/api/v1/claims/{id}/verify'].post.security).toEqual([{ claimSecret: [] }]);
+    expect(Object.keys(document.paths['/api/v1/claims/{id}/verify'].post.responses)).toContain('401');
+    expect(document.paths['/api/v1/services/{id}'].patch.security).toEqual([{ ownerKey: [] }]);
+    expect(document.paths['/api/v1/services/{id}'].get.security).toBeUndefined();
+    expect(document.components.schemas.Claim.required).toContain('claim_secret');
+  });
+
+  it('limits claims and verifications per client and service: a client exhausting them does not lock the owner out', async () => {
+    const { claim, verify, request, from } = await setup();
+    const claimAs = (client: string) => request('/api/v1/claims', postJson({ service_id: serviceId() }, from(client)));
+    const outsider = '198.51.100.7';
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i += 1) statuses.push((await request('/api/v1/claims', postJson({ service_id: 'other-example-com' }))).status);
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(201));
-    expect(statuses[10]).toBe(429);
+    for (let i = 0; i < 6; i += 1) statuses.push((await claimAs(outsider)).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    const refused = await claimAs(outsider);
+    expect(refused.json.error.code).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const theirs = await claim(outsider, 'other-example-com');
+    const verifications: number[] = [];
+    for (let i = 0; i < 21; i += 1) verifications.push((await verify(theirs, outsider)).status);
+    expect(verifications.slice(0, 20)).toEqual(Array(20).fill(409));
+    expect(verifications[20]).toBe(429);
+
+    const owner = '203.0.113.50';
+    const made = await claim(owner);
+    host.file = { status: 200, body: made.token };
+    try {
+      const verified = await verify(made, owner);
+      expect(verified.status).toBe(200);
+      expect(ClaimVerified.parse(verified.json).owner_key).toMatch(/^psi_/);
+    } finally {
+      host.file = { status: 404, body: '' };
+    }
+  });
+
+  it('keeps a per-client limit over all services: 20 claims an hour', async () => {
+    const { request, from } = await setup();
+    const ids = ['other', 'one', 'two', 'three', 'four'].map((n) => `${n}-example-com`);
+    const statuses: number[] = [];
+    for (const id of ids) for (let i = 0; i < 5; i += 1) statuses.push((await request('/api/v1/claims', postJson({ service_id: id }, from('198.51.100.9')))).status);
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(201));
+    expect(statuses.slice(20)).toEqual(Array(5).fill(429));
+    expect((await request('/api/v1/claims', postJson({ service_id: 'four-example-com' }, from('198.51.100.10')))).status).toBe(201);
   });
 });
 
@@ -200,7 +297,7 @@ describe('owner routes', () => {
   ];
 
   it.each(routes)('%s …%s answers 401 without a key, with a wrong key, and with another service\'s key', async (method, suffix, body) => {
-    const { request, becomeOwner, asOwner, db } = setup();
+    const { request, becomeOwner, asOwner, db } = await setup();
     const key = await becomeOwner();
     const path = (id: string) => `/api/v1/services/${id}${suffix}`;
     const bare = await request(path(serviceId()), { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -213,7 +310,7 @@ describe('owner routes', () => {
   });
 
   it('PATCH edits, validates, wins over directory data in later crawls, and records the change', async () => {
-    const { request, becomeOwner, asOwner, db } = setup();
+    const { request, becomeOwner, asOwner, db } = await setup();
     const key = await becomeOwner();
     const path = `/api/v1/services/${serviceId()}`;
     const edit = (body: unknown) => request(path, asOwner(key, 'PATCH', '', body));
@@ -248,7 +345,7 @@ describe('owner routes', () => {
   });
 
   it('delist takes the service out of lists, counts and detail until relisted, across crawls', async () => {
-    const { request, becomeOwner, asOwner, db } = setup();
+    const { request, becomeOwner, asOwner, db } = await setup();
     const key = await becomeOwner();
     const stats = async () => Stats.parse((await request('/api/v1/stats')).json);
     const before = await stats();
@@ -274,8 +371,30 @@ describe('owner routes', () => {
     expect(types).toEqual(['listed', 'delisted', 'relisted']);
   });
 
+  it('limits owner actions to 10 an hour per service: the rest answer 429 with Retry-After and write nothing', async () => {
+    const { request, becomeOwner, asOwner, db } = await setup();
+    const key = await becomeOwner();
+    const path = `/api/v1/services/${serviceId()}`;
+    const actions = [
+      (i: number) => request(path, asOwner(key, 'PATCH', '', { name: `Name ${i}` })),
+      () => request(`${path}/delist`, asOwner(key, 'POST', '', { reason: 'Moving' })),
+      () => request(`${path}/relist`, asOwner(key, 'POST', '')),
+    ];
+    const answers = [];
+    for (let i = 0; i < 30; i += 1) answers.push(await actions[i % 3]!(i));
+    expect(answers.slice(0, 10).map((a) => a.status)).toEqual(Array(10).fill(200));
+    for (const refused of answers.slice(10)) {
+      expect(refused.status).toBe(429);
+      expect(refused.json.error.code).toBe('rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    const owned = listChanges(db, { service: serviceId(), limit: 100 }).changes.filter((c) => c.type !== 'listed');
+    expect(owned.map((c) => c.type)).toEqual(['edited', 'delisted', 'relisted', 'edited', 'delisted', 'relisted', 'edited', 'delisted', 'relisted', 'edited']);
+    expect(ServiceDetail.parse((await request(path)).json).name).toBe('Name 9');
+  });
+
   it('recheck probes the main endpoint now, at most once a minute per service', async () => {
-    const { request, becomeOwner, asOwner, advance } = setup();
+    const { request, becomeOwner, asOwner, advance } = await setup();
     const key = await becomeOwner();
     const path = `/api/v1/services/${serviceId()}/recheck`;
     const first = await request(path, asOwner(key, 'POST', ''));

@@ -3,8 +3,9 @@ import { preparedOnce, type DB } from './db.ts';
 import { storeServiceDetail } from './service-detail.ts';
 
 /*
- * Claims of a service's host and the owner keys they earn (DESIGN.md "Owners and operators"). A key is stored only as
- * its SHA-256 hash (the caller hashes it: api/owner-key.ts); one service has one key, the newest verified claim's.
+ * Claims of a service's host and the owner keys they earn (DESIGN.md "Owners and operators"). A claim's secret and an
+ * owner key are stored only as SHA-256 digests (the caller makes and digests them: api/owner-key.ts); one service has
+ * one key, the newest verified claim's.
  */
 
 /** How long a claim can be verified after it is made. */
@@ -14,6 +15,8 @@ export interface ClaimRecord {
   id: string;
   service_id: string;
   token: string;
+  /** The digest (hex) of the secret that verifying the claim needs; null for a claim made before claims had one. */
+  secret_digest: string | null;
   client: string;
   status: 'pending' | 'verified';
   attempts: number;
@@ -23,11 +26,15 @@ export interface ClaimRecord {
   verified_at: string | null;
 }
 
-const COLUMNS = 'id, service_id, token, client, status, attempts, last_result, created_at, expires_at, verified_at';
+/** A claim as an operator lists it: neither the token nor the secret's digest. */
+export type ClaimListing = Omit<ClaimRecord, 'token' | 'secret_digest'>;
+
+const LISTED = 'id, service_id, client, status, attempts, last_result, created_at, expires_at, verified_at';
+const COLUMNS = `${LISTED}, token, secret_digest`;
 
 const statements = preparedOnce({
-  insert: `INSERT INTO claims (id, service_id, token, client, status, created_at, expires_at)
-    VALUES (?, ?, ?, ?, 'pending', ?, ?) RETURNING ${COLUMNS}`,
+  insert: `INSERT INTO claims (id, service_id, token, secret_digest, client, status, created_at, expires_at)
+    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING ${COLUMNS}`,
   byId: `SELECT ${COLUMNS} FROM claims WHERE id = ?`,
   attempt: `UPDATE claims SET attempts = attempts + 1, last_result = ? WHERE id = ?`,
   verify: `UPDATE claims SET status = 'verified', attempts = attempts + 1, last_result = 'verified', verified_at = ?
@@ -37,18 +44,21 @@ const statements = preparedOnce({
       verified_at = excluded.verified_at`,
   keyHash: `SELECT key_hash FROM owner_keys WHERE service_id = ?`,
   markVerified: `UPDATE services SET owner_verified = 1 WHERE id = ? AND owner_verified = 0`,
-  all: `SELECT ${COLUMNS} FROM claims ORDER BY created_at DESC, id LIMIT ?`,
-  ofService: `SELECT ${COLUMNS} FROM claims WHERE service_id = ? ORDER BY created_at DESC, id LIMIT ?`,
+  all: `SELECT ${LISTED} FROM claims ORDER BY created_at DESC, id LIMIT ?`,
+  ofService: `SELECT ${LISTED} FROM claims WHERE service_id = ? ORDER BY created_at DESC, id LIMIT ?`,
 });
 
 /**
- * A new claim of a service's host by a client, with the token the owner must serve; it expires after 7 days.
- * @example createClaim(db, { service_id: 'api-example-com', client: '203.0.113.9', now: new Date() })
+ * A new claim of a service's host by a client, with the token the owner must serve and the digest of the secret that
+ * verifying it needs; it expires after 7 days.
+ * @example createClaim(db, { service_id: 'api-example-com', secret_digest, client: '203.0.113.9', now: new Date() })
  */
-export function createClaim(db: DB, input: { service_id: string; client: string; now: Date }): ClaimRecord {
+export function createClaim(db: DB, input: { service_id: string; secret_digest: string; client: string; now: Date }): ClaimRecord {
   const expires = new Date(input.now.getTime() + CLAIM_LIFETIME_MS).toISOString();
   const token = `psi-verify-${randomBytes(24).toString('base64url')}`;
-  return statements(db).insert.get(newClaimId(), input.service_id, token, input.client, input.now.toISOString(), expires) as ClaimRecord;
+  return statements(db).insert.get(
+    newClaimId(), input.service_id, token, input.secret_digest, input.client, input.now.toISOString(), expires,
+  ) as ClaimRecord;
 }
 
 /** One claim, or null. */
@@ -74,7 +84,7 @@ export function verifyClaim(db: DB, claim: Pick<ClaimRecord, 'id' | 'service_id'
     s.markVerified.run(claim.service_id);
     storeServiceDetail(db, claim.service_id, now);
     return true;
-  })();
+  }).immediate();
 }
 
 /** The hash of the service's owner key, or null when no owner verified. */
@@ -82,11 +92,11 @@ export function getOwnerKeyHash(db: DB, serviceId: string): string | null {
   return (statements(db).keyHash.pluck().get(serviceId) as string | undefined) ?? null;
 }
 
-/** The newest claims (of one service, when given), newest first. */
-export function listClaims(db: DB, options: { service?: string; limit?: number } = {}): ClaimRecord[] {
+/** The newest claims (of one service, when given), newest first, without their tokens and secrets. */
+export function listClaims(db: DB, options: { service?: string; limit?: number } = {}): ClaimListing[] {
   const s = statements(db);
   const limit = options.limit ?? 100;
-  return (options.service ? s.ofService.all(options.service, limit) : s.all.all(limit)) as ClaimRecord[];
+  return (options.service ? s.ofService.all(options.service, limit) : s.all.all(limit)) as ClaimListing[];
 }
 
 function newClaimId(): string {

@@ -88,7 +88,7 @@ export function closeInterruptedCrawlRuns(db: DB, isGone: (run: { id: number; pi
     const gone = (s.runningRuns.all() as Array<{ id: number; pid: number | null }>).filter(isGone);
     for (const { id } of gone) s.interruptRun.run(at, JSON.stringify([INTERRUPTED_ERROR]), id);
     return gone.map(({ id }) => id);
-  })();
+  }).immediate();
 }
 
 /** Closes a crawl run with what it counted and what failed. */
@@ -152,7 +152,7 @@ export function rollUpProbeDay(db: DB, day: string): void {
       latencies.set(row.service_id, list);
     }
     for (const [serviceId, list] of latencies) s.setMedian.run(median(list), serviceId, day);
-  })();
+  }).immediate();
 }
 
 /**
@@ -164,5 +164,5 @@ export function pruneProbeHistory(db: DB, options: { keepProbesSince: string; ke
   db.transaction(() => {
     s.pruneProbes.run(options.keepProbesSince, options.keepLast);
     s.pruneDays.run(options.keepDaysSince);
-  })();
+  }).immediate();
 }

@@ -17,21 +17,28 @@ export function openDatabase(path: string, options: { cacheKiB?: number } = {}):
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // A writer waits up to 5 s for another connection's write lock. The wait only helps a transaction that takes the
+  // lock first: every transaction in data/ that reads and then writes starts IMMEDIATE (`.immediate()`), because a
+  // deferred one that has read cannot wait, and SQLite answers it SQLITE_BUSY or SQLITE_BUSY_SNAPSHOT at once.
   db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
 }
 
-/** Applies every migration newer than the database's `user_version`, each in its own transaction. */
+/**
+ * Applies every migration newer than the database's `user_version`, each in its own transaction, which reads the
+ * version again under the write lock: another process opening the same file may have applied it meanwhile.
+ */
 export function migrate(db: DB): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  if (version() >= migrations.length) return;
   for (const [index, migration] of migrations.entries()) {
-    if (index < version) continue;
     db.transaction(() => {
+      if (version() > index) return;
       db.exec(migration.up);
       migration.backfill?.(db);
       db.pragma(`user_version = ${index + 1}`);
-    })();
+    }).immediate();
   }
 }
 

@@ -69,7 +69,7 @@ export function recordEndpointChecks(db: DB, checks: readonly EndpointCheckInput
       if (held === undefined || check.checked_at > held) newest.set(check.service_id, check.checked_at);
     }
     for (const [id, at] of newest) storeServiceDetail(db, id, at);
-  })();
+  }).immediate();
 }
 
 /** Records daily random-path checks of hosts, in one transaction. */
@@ -77,5 +77,5 @@ export function recordWildcardChecks(db: DB, checks: readonly WildcardCheckInput
   const s = statements(db);
   db.transaction(() => {
     for (const check of checks) s.upsertWildcard.run({ ...check, same_402: check.same_402 ? 1 : 0 });
-  })();
+  }).immediate();
 }

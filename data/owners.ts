@@ -61,7 +61,7 @@ export function editService(db: DB, id: string, given: Partial<OwnerEdits>, now:
     const after = Object.fromEntries(moved.map((field) => [field, next[field]]));
     recordChange(db, { at: now, service_id: id, type: 'edited', summary: `Its owner edited ${moved.join(', ')}.`, before, after });
     return moved;
-  })();
+  }).immediate();
 }
 
 /**
@@ -82,7 +82,7 @@ export function delistService(db: DB, id: string, options: { reason: string | nu
     record(db, id, 'delisted', `${who} delisted it${options.reason ? `: ${options.reason}` : ''}.`, options.now,
       { listed: true }, { listed: false, reason: options.reason, by: options.by });
     return true;
-  })();
+  }).immediate();
 }
 
 /**
@@ -102,7 +102,7 @@ export function relistService(db: DB, id: string, options: { by: DelistedBy; now
     const who = options.by === 'owner' ? 'Its owner' : 'An operator';
     record(db, id, 'relisted', `${who} relisted it.`, options.now, { listed: false }, { listed: true, by: options.by });
     return true;
-  })();
+  }).immediate();
 }
 
 /**
@@ -120,7 +120,7 @@ export function approveSubmission(db: DB, submissionId: string, service: Service
       record(db, service.id, 'listed', 'An operator listed it from a submission.', now, { listed: false }, { listed: true, submission: submissionId });
     }
     return true;
-  })();
+  }).immediate();
 }
 
 /** The delisting of a service, or null when it is listed or unknown. */

@@ -60,7 +60,7 @@ export function recordProbes(db: DB, probes: readonly ProbeInput[], options: { c
     }
     for (const [id, at] of newest) storeServiceDetail(db, id, at);
     for (const [id, at] of newest) if (before.get(id)) recordServiceChanges(db, id, before.get(id)!, at, false);
-  })();
+  }).immediate();
 }
 
 /**
@@ -76,5 +76,5 @@ export function recordNotProbed(db: DB, id: string, outcome: { at: string; reaso
     const flagsChanged = writeServiceFlags(db, id, outcome.flags) !== null;
     if (reasonChanged || flagsChanged) storeServiceDetail(db, id, outcome.at);
     if (flagsChanged) recordServiceChanges(db, id, before, outcome.at, false);
-  })();
+  }).immediate();
 }

@@ -93,7 +93,7 @@ export function upsertServices(db: DB, inputs: readonly ServiceInput[], now: str
       upsertService(db, input, now);
       if (changes) recordServiceChanges(db, input.id, before, now, true);
     }
-  })();
+  }).immediate();
 }
 
 /**

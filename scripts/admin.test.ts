@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { digestSecret } from '../api/bearer.ts';
 import { listChanges } from '../data/changes.ts';
 import { createClaim } from '../data/claims.ts';
 import { openDatabase } from '../data/db.ts';
@@ -38,9 +39,9 @@ function makeDatabase(name: string) {
   upsertServices(db, [makeService({ id: 'a-example-com', name: 'Alpha' }), makeService({ id: 'b-example-com' })], now.toISOString(), { changes: false });
   const queued = submitService(db, { endpoint: 'https://new.example.org/pay', name: 'New \u001b[31mRed', contact: 'ops@new.example', idempotencyKey: null }, now).submission;
   const other = submitService(db, { endpoint: 'https://spam.example.net/pay', name: null, contact: null, idempotencyKey: null }, now).submission;
-  createClaim(db, { service_id: 'a-example-com', client: '203.0.113.5', now });
+  const claim = createClaim(db, { service_id: 'a-example-com', secret_digest: digestSecret('clms_test').toString('hex'), client: '203.0.113.5', now });
   db.close();
-  return { path, queued: queued.id, other: other.id };
+  return { path, queued: queued.id, other: other.id, claim };
 }
 
 describe('npm run admin', { timeout: 240_000 }, () => {
@@ -131,13 +132,20 @@ describe('npm run admin', { timeout: 240_000 }, () => {
     }
   });
 
-  it('lists claims without their tokens', async () => {
-    const { path } = makeDatabase('claims');
-    const json = JSON.parse((await admin(path, 'claims', '--service', 'a-example-com', '--json')).stdout);
+  it('lists claims without their tokens or secrets', async () => {
+    const { path, claim } = makeDatabase('claims');
+    const listed = (await admin(path, 'claims', '--service', 'a-example-com', '--json')).stdout;
+    const json = JSON.parse(listed);
     expect(json).toHaveLength(1);
     expect(json[0]).toMatchObject({ service_id: 'a-example-com', status: 'pending', client: '203.0.113.5' });
     expect(json[0].token).toBeUndefined();
-    expect((await admin(path, 'claims')).stdout).toMatch(/^id\s+service_id\s+status/);
+    expect(json[0].secret_digest).toBeUndefined();
+    const table = (await admin(path, 'claims')).stdout;
+    expect(table).toMatch(/^id\s+service_id\s+status/);
+    for (const printed of [listed, table]) {
+      expect(printed).not.toContain(claim.token);
+      expect(printed).not.toContain(claim.secret_digest);
+    }
   });
 
   it('exits non-zero with a clear message for an unknown id, an unknown command, or a database it cannot open', async () => {

@@ -91,7 +91,7 @@ function run(db: DB, args: Arguments): Output {
       return done({ service_id: id, status: 'listed' }, `${id} relisted`);
     }
     case 'claims': {
-      const rows = listClaims(db, { service: args.service?.toLowerCase() }).map(({ token: _token, ...claim }) => claim);
+      const rows = listClaims(db, { service: args.service?.toLowerCase() });
       return { json: rows, text: toTable(rows, ['id', 'service_id', 'status', 'attempts', 'client', 'created_at', 'expires_at', 'last_result']) };
     }
     default:

@@ -1,7 +1,7 @@
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, serveApp } from '../api/app.ts';
-import { hashOwnerKey, newOwnerKey } from '../api/owner-key.ts';
+import { hashSecret, newClaimSecret, newOwnerKey } from '../api/owner-key.ts';
 import { testConfig } from '../api/testing.ts';
 import { recordChange } from '../data/changes.ts';
 import { createClaim, verifyClaim } from '../data/claims.ts';
@@ -71,8 +71,8 @@ const visible = (text: string) => text.replaceAll('\uFFFD', '');
 /** An owner key for a service, as a verified claim gives one. */
 function becomeOwner(serviceId: string): string {
   const key = newOwnerKey();
-  const claim = createClaim(db, { service_id: serviceId, client: '127.0.0.1', now: FIXTURE_NOW });
-  verifyClaim(db, claim, hashOwnerKey(key), FIXTURE_NOW.toISOString());
+  const claim = createClaim(db, { service_id: serviceId, secret_digest: hashSecret(newClaimSecret()), client: '127.0.0.1', now: FIXTURE_NOW });
+  verifyClaim(db, claim, hashSecret(key), FIXTURE_NOW.toISOString());
   return key;
 }
 

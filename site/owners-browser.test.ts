@@ -111,7 +111,7 @@ describe('owner and submission pages in chromium', { timeout: 120_000 }, () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     await page.goto(`${origin}/owners`);
     const text = await page.locator('main').innerText();
-    for (const words of ['/api/v1/claims', '.well-known/payable-service-index.txt', '_payable-service-index.', 'PATCH', '/delist', '/recheck', 'feed.xml', '/api/v1/webhooks']) {
+    for (const words of ['/api/v1/claims', 'clms_', "authorization: Bearer clms_…", '.well-known/payable-service-index.txt', '_payable-service-index.', 'PATCH', '/delist', '/recheck', 'feed.xml', '/api/v1/webhooks']) {
       expect(text).toContain(words);
     }
     expect(await seriousViolations(page)).toEqual([]);

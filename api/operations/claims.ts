@@ -5,12 +5,14 @@ import { getService } from '../../data/service-read.ts';
 import { apiError } from '../errors.ts';
 import { JsonReply } from '../http.ts';
 import { defineOperation } from '../operation.ts';
-import { hashOwnerKey, newOwnerKey } from '../owner-key.ts';
+import { assertClaimSecret, hashSecret, newClaimSecret, newOwnerKey } from '../owner-key.ts';
 import { ownerRuntime } from '../owner-runtime.ts';
 
 /**
- * Claims (DESIGN.md "Owners and operators"): whoever controls a service's host proves it by serving a token, and gets
- * the owner key. Not MCP tools: the key they answer is a secret an agent's transcript should never hold.
+ * Claims (DESIGN.md "Owners and operators", "Public data only"): whoever controls a service's host proves it by serving
+ * a token, and gets the owner key. Only the client that made the claim can verify it: verifying needs the claim's
+ * secret, answered once with it, so a claim id or token seen elsewhere (on the host, in a published copy) is worth
+ * nothing. Not MCP tools: the secrets and keys they answer should never sit in an agent's transcript.
  */
 
 const dateTime = z.iso.datetime({ offset: true });
@@ -19,7 +21,11 @@ export const Claim = z
   .object({
     id: z.string().meta({ example: 'clm_3q2xkS1bUu9o0nQW' }),
     service_id: z.string(),
-    token: z.string().meta({ description: 'Serve it as the whole body of well_known_url, or as the TXT record dns_name.' }),
+    token: z.string().meta({ description: 'Serve it as the whole body of well_known_url, or as the TXT record dns_name. Not a secret.' }),
+    claim_secret: z.string().meta({
+      description: 'clms_…: shown once; send it as Authorization: Bearer to verify this claim. Keep it to yourself: the token is public once served, the secret never is.',
+      example: 'clms_…',
+    }),
     well_known_url: z.string().meta({ example: 'https://api.example.com/.well-known/payable-service-index.txt' }),
     dns_name: z.string().meta({ example: '_payable-service-index.api.example.com' }),
     expires_at: dateTime.meta({ description: 'Seven days after the claim: verify before then.' }),
@@ -39,7 +45,7 @@ export const createClaimOperation = defineOperation({
   method: 'POST',
   path: '/api/v1/claims',
   group: 'index',
-  summary: 'Claim a service: answers a token to serve at the host\'s well-known file or in a TXT record, then verify the claim within 7 days.',
+  summary: 'Claim a service: answers a token to serve at the host\'s well-known file or in a TXT record, and the claim secret (shown once) that verifying the claim within 7 days needs.',
   input: {
     body: z.object({
       service_id: z.string({ error: 'is required: the id of a listed service' }).trim().min(1, { error: 'is required: the id of a listed service' })
@@ -56,10 +62,13 @@ export const createClaimOperation = defineOperation({
     if (!service) throw apiError(404, 'not_found', `No listed service with id "${id.slice(0, 100)}". Find ids at /api/v1/services.`);
     if (service.endpoint.startsWith('acp://')) throw apiError(409, 'conflict', 'An ACP merchant has no HTTP host to serve a token from; it cannot be claimed here.');
     const runtime = ownerRuntime(deps);
+    runtime.spend('claimsPerClientAndService', `${client} ${id}`, 'claims of one service from one client');
     runtime.spend('claimsPerClient', client, 'claims from one client');
-    runtime.spend('claimsPerService', id, 'claims of one service');
-    const claim = createClaim(deps.db, { service_id: id, client, now: deps.now() });
-    const answer = { id: claim.id, service_id: id, token: claim.token, ...toOwnershipPlaces(service.endpoint), expires_at: claim.expires_at };
+    const secret = newClaimSecret();
+    const claim = createClaim(deps.db, { service_id: id, secret_digest: hashSecret(secret), client, now: deps.now() });
+    const answer = {
+      id: claim.id, service_id: id, token: claim.token, claim_secret: secret, ...toOwnershipPlaces(service.endpoint), expires_at: claim.expires_at,
+    };
     return new JsonReply(201, { 'cache-control': 'no-store' }, answer satisfies z.infer<typeof Claim>);
   },
 });
@@ -69,17 +78,24 @@ export const verifyClaimOperation = defineOperation({
   method: 'POST',
   path: '/api/v1/claims/{id}/verify',
   group: 'index',
-  summary: 'Verify a claim: the index reads the well-known file (5 s, 4 KiB, same host) and the TXT record; either holding the token answers the owner key, shown once.',
-  input: { path: z.object({ id: z.string().meta({ description: 'The claim id.' }) }) },
+  summary: 'Verify a claim with its secret: the index reads the well-known file (5 s, 4 KiB, same host) and the TXT record; either holding the token answers the owner key, shown once.',
+  input: {
+    path: z.object({ id: z.string().meta({ description: 'The claim id.' }) }),
+    headers: z.object({
+      authorization: z.string().optional().meta({ description: 'Bearer <claim_secret>, the secret POST /api/v1/claims answered with the claim.' }),
+    }),
+  },
   output: ClaimVerified,
+  bearer: 'claimSecret',
   errors: {
-    '404': 'not_found: no such claim, or its service is no longer listed.',
+    '401': 'unauthorized: no claim secret, or not this claim\'s (an unknown claim id answers the same).',
+    '404': 'not_found: the claim\'s service is no longer listed.',
     '409': 'conflict: the token was not found (the message says what was found instead), the claim expired, or it was verified already.',
   },
-  examples: () => [{ path: { id: '{claim_id}' } }],
-  handle: async ({ path }, { deps, client = 'local' }) => {
+  examples: () => [{ path: { id: '{claim_id}' }, headers: { Authorization: 'Bearer clms_…' } }],
+  handle: async ({ path, headers }, { deps, client = 'local' }) => {
     const claim = getClaim(deps.db, path.id);
-    if (!claim) throw apiError(404, 'not_found', 'No claim with that id. Make one with POST /api/v1/claims.');
+    assertClaimSecret(claim, headers.authorization);
     if (claim.status === 'verified') throw apiError(409, 'conflict', 'This claim was verified already; its key was shown then. Make a new claim to get a new key.');
     if (Date.parse(claim.expires_at) <= deps.now().getTime()) {
       throw apiError(409, 'conflict', `This claim expired at ${claim.expires_at}. Make a new claim with POST /api/v1/claims.`);
@@ -87,8 +103,8 @@ export const verifyClaimOperation = defineOperation({
     const service = getService(deps.db, claim.service_id);
     if (!service) throw apiError(404, 'not_found', `The service "${claim.service_id}" is not listed now.`);
     const runtime = ownerRuntime(deps);
+    runtime.spend('verificationsPerClientAndService', `${client} ${claim.service_id}`, 'verifications of one service from one client');
     runtime.spend('verificationsPerClient', client, 'verifications from one client');
-    runtime.spend('verificationsPerService', claim.service_id, 'verifications of one service');
     const { agent } = await runtime.prober();
     const check = await checkOwnership(service.endpoint, claim.token, { dispatcher: agent.dispatcher, allow: deps.config.allowPrivateTargets, dns: runtime.dns });
     if (!check.verified) {
@@ -96,7 +112,7 @@ export const verifyClaimOperation = defineOperation({
       throw apiError(409, 'conflict', `The token was not found: ${check.found}.`);
     }
     const key = newOwnerKey();
-    if (!verifyClaim(deps.db, claim, hashOwnerKey(key), deps.now().toISOString())) {
+    if (!verifyClaim(deps.db, claim, hashSecret(key), deps.now().toISOString())) {
       throw apiError(409, 'conflict', 'This claim was verified already; its key was shown then.');
     }
     deps.onDataChanged?.();

@@ -47,8 +47,9 @@ export const editServiceOperation = defineOperation({
   method: 'PATCH',
   path: '/api/v1/services/{id}',
   group: 'index',
-  summary: 'The owner edits their service: what they set wins over directory data in every later crawl, and shows as theirs on the page. Answers the new detail.',
+  summary: 'The owner edits their service: what they set wins over directory data in every later crawl, and shows as theirs on the page. Answers the new detail. Edits, delists and relists: 10 an hour per service.',
   input: { path: idPath, headers: ownerHeaders, body: ServiceEdit },
+  bearer: 'ownerKey',
   output: ServiceDetail,
   errors: {
     '400': 'invalid_json (a field outside its limits, named in the message) or invalid_endpoint (main_endpoint not among the listed endpoints).',
@@ -57,7 +58,7 @@ export const editServiceOperation = defineOperation({
   },
   examples: ({ exampleId }) => [{ path: { id: exampleId }, headers: { Authorization: 'Bearer psi_…' }, body: { name: 'Example Weather', docs_url: 'https://docs.example.com' } }],
   handle: ({ path, headers, body }, context) => {
-    const id = toOwnedId(context, path.id, headers.authorization);
+    const id = toActedOnId(context, path.id, headers.authorization);
     const listed = getServiceInput(context.deps.db, id);
     if (!listed) throw notListed(context, id);
     if (body.main_endpoint !== undefined && !listed.endpoints.some((e) => e.url === body.main_endpoint)) {
@@ -76,17 +77,18 @@ export const delistServiceOperation = defineOperation({
   method: 'POST',
   path: '/api/v1/services/{id}/delist',
   group: 'index',
-  summary: 'The owner takes their service out of the index: it leaves lists, counts, pages and snapshots, and discovery never lists it again until relisted.',
+  summary: 'The owner takes their service out of the index: it leaves lists, counts, pages and snapshots, and discovery never lists it again until relisted. Edits, delists and relists: 10 an hour per service.',
   input: {
     path: idPath,
     headers: ownerHeaders,
     body: z.object({ reason: text(500, 'Why, shown in the change log.') }).meta({ id: 'DelistRequest' }),
   },
+  bearer: 'ownerKey',
   output: z.object({ status: z.literal('delisted'), service_id: z.string(), reason: z.string().nullable() }).meta({ id: 'Delisted' }),
   errors: { '400': 'invalid_json.', '401': UNAUTHORIZED, '404': 'not_found: no such service.', '409': 'conflict: delisted already.' },
   examples: ({ exampleId }) => [{ path: { id: exampleId }, headers: { Authorization: 'Bearer psi_…' }, body: { reason: 'Retired' } }],
   handle: ({ path, headers, body }, context) => {
-    const id = toOwnedId(context, path.id, headers.authorization);
+    const id = toActedOnId(context, path.id, headers.authorization);
     const reason = body.reason ?? null;
     if (!delistService(context.deps.db, id, { reason, by: 'owner', now: context.deps.now().toISOString() })) {
       if (getDelisting(context.deps.db, id)) throw apiError(409, 'conflict', 'This service is delisted already. POST …/relist brings it back.');
@@ -102,13 +104,14 @@ export const relistServiceOperation = defineOperation({
   method: 'POST',
   path: '/api/v1/services/{id}/relist',
   group: 'index',
-  summary: 'The owner brings a delisted service back as it was listed; its checks start afresh. Answers the detail.',
+  summary: 'The owner brings a delisted service back as it was listed; its checks start afresh. Answers the detail. Edits, delists and relists: 10 an hour per service.',
   input: { path: idPath, headers: ownerHeaders },
+  bearer: 'ownerKey',
   output: ServiceDetail,
   errors: { '401': UNAUTHORIZED, '409': 'conflict: the service is listed (not delisted).' },
   examples: ({ exampleId }) => [{ path: { id: exampleId }, headers: { Authorization: 'Bearer psi_…' } }],
   handle: ({ path, headers }, context) => {
-    const id = toOwnedId(context, path.id, headers.authorization);
+    const id = toActedOnId(context, path.id, headers.authorization);
     if (!relistService(context.deps.db, id, { by: 'owner', now: context.deps.now().toISOString() })) {
       throw apiError(409, 'conflict', 'This service is not delisted: there is nothing to relist.');
     }
@@ -124,6 +127,7 @@ export const recheckServiceOperation = defineOperation({
   group: 'index',
   summary: 'The owner has the main endpoint probed now (at most once a minute per service); answers the probe, and the pages follow.',
   input: { path: idPath, headers: ownerHeaders },
+  bearer: 'ownerKey',
   output: Probe,
   errors: { '401': UNAUTHORIZED, '404': 'not_found: no such listed service.', '409': 'conflict: an ACP merchant has no endpoint to probe.' },
   examples: ({ exampleId }) => [{ path: { id: exampleId }, headers: { Authorization: 'Bearer psi_…' } }],
@@ -150,6 +154,16 @@ export const recheckServiceOperation = defineOperation({
 function toOwnedId({ deps }: OperationContext, given: string, authorization: string | undefined): string {
   const id = given.toLowerCase();
   assertOwner(deps.db, id, authorization);
+  return id;
+}
+
+/**
+ * The lower-cased id of the service an owner action (edit, delist, relist) is on, once the key is its owner's and the
+ * service's hourly allowance of actions has one left (else 429, before anything is written).
+ */
+function toActedOnId(context: OperationContext, given: string, authorization: string | undefined): string {
+  const id = toOwnedId(context, given, authorization);
+  ownerRuntime(context.deps).spend('ownerActionsPerService', id, 'owner actions on one service');
   return id;
 }
 

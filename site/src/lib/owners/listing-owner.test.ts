@@ -13,7 +13,7 @@ describe('the listing page of an owned service', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test', name: 'From a directory' })], NOW.toISOString());
     expect(getListingView(db, 'a-test', 1, OPTIONS)?.owner).toBeNull();
-    const claim = createClaim(db, { service_id: 'a-test', client: 'c', now: NOW });
+    const claim = createClaim(db, { service_id: 'a-test', secret_digest: 'digest', client: 'c', now: NOW });
     verifyClaim(db, claim, 'hash', NOW.toISOString());
     editService(db, 'a-test', { name: 'Owner <b>Name</b>', main_endpoint: null, docs_url: 'https://docs.a.test/' }, NOW.toISOString());
     const view = getListingView(db, 'a-test', 1, OPTIONS)!;
