@@ -122,6 +122,9 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
     expect(await page.text()).toContain('Alpha Weather');
     expect((await fetch(`${replicaUrl}/api/v1/services/nothing-here`)).status).toBe(404);
     expect(((await json(replicaUrl, '/api/v1/services/dual-example-com')) as { owner_verified?: boolean }).owner_verified).toBe(true);
+    for (const path of ['/status', '/changes', '/services/dual-example-com']) expect((await fetch(`${replicaUrl}${path}`)).status, path).toBe(200);
+    const feed = (await (await fetch(`${replicaUrl}/feed.json`)).json()) as { items: unknown[] };
+    expect(feed.items.length).toBeGreaterThan(0);
     const badge = await fetch(`${replicaUrl}/badge/alpha-example-com.svg`);
     expect(badge.status).toBe(200);
     expect(await badge.text()).toBe(await (await fetch(`${primaryUrl}/badge/alpha-example-com.svg`)).text());
