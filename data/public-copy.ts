@@ -63,6 +63,9 @@ export function writePublicCopy(db: DB, path: string, generation: number): void 
   } finally {
     copy.close();
   }
+  // Rows are copied as they stand: a copy mirrors the writer's data, it does not check it again.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
   db.prepare('ATTACH DATABASE ? AS public_copy_target').run(path);
   try {
     db.transaction(() => {
@@ -73,6 +76,7 @@ export function writePublicCopy(db: DB, path: string, generation: number): void 
     })();
   } finally {
     db.exec('DETACH DATABASE public_copy_target');
+    db.pragma(`foreign_keys = ${foreignKeys}`);
   }
   const written = new Database(path);
   try {
