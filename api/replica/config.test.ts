@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { readReplicaConfig } from './config.ts';
-import { isWrite } from './writes.ts';
+import { isPrimaryOnly, isWrite } from './writes.ts';
 
 describe('readReplicaConfig', () => {
   it('is null for the writer, and reads a replica with its defaults', () => {
     expect(readReplicaConfig({})).toBeNull();
-    const config = readReplicaConfig({ REPLICA_OF: 'https://cdn.example/snapshots/index.db', PRIMARY_URL: 'https://index.example/', DATABASE_PATH: '/srv/psi/index.db' });
-    expect(config).toEqual({ source: 'https://cdn.example/snapshots/index.db', primaryUrl: 'https://index.example', intervalMs: 60_000, dir: '/srv/psi/replica' });
+    const config = readReplicaConfig({ REPLICA_OF: 'https://cdn.example/snapshots/index.db.gz', PRIMARY_URL: 'https://index.example/', DATABASE_PATH: '/srv/psi/index.db' });
+    expect(config).toEqual({
+      source: 'https://cdn.example/snapshots/index.db.gz', primaryUrl: 'https://index.example', intervalMs: 60_000, dir: '/srv/psi/replica', maxBytes: 4 * 1024 ** 3,
+    });
+  });
+
+  it.each([['1048576', 1_048_576], ['512K', 524_288], ['300MiB', 314_572_800], ['2g', 2_147_483_648], ['4GB', 4_294_967_296]])('REPLICA_MAX_BYTES=%s is %i bytes', (value, bytes) => {
+    expect(readReplicaConfig({ REPLICA_OF: 'https://cdn.example/i.db.gz', PRIMARY_URL: 'https://a.example', REPLICA_MAX_BYTES: value })!.maxBytes).toBe(bytes);
   });
 
   it('refuses a replica without a primary, or with URLs that are not http(s)', () => {
@@ -14,6 +20,9 @@ describe('readReplicaConfig', () => {
     expect(() => readReplicaConfig({ REPLICA_OF: 'file:///etc/passwd', PRIMARY_URL: 'https://a.example' })).toThrow(/REPLICA_OF must be an absolute http\(s\) URL/);
     expect(() => readReplicaConfig({ REPLICA_OF: 'https://cdn.example/index.db', PRIMARY_URL: 'index.example' })).toThrow(/PRIMARY_URL must be/);
     expect(() => readReplicaConfig({ REPLICA_OF: 'https://cdn.example/index.db', PRIMARY_URL: 'https://a.example', REPLICA_INTERVAL: 'soon' })).toThrow(/REPLICA_INTERVAL/);
+    for (const size of ['big', '0', '-5', '1.5G', '4T']) {
+      expect(() => readReplicaConfig({ REPLICA_OF: 'https://cdn.example/i.db.gz', PRIMARY_URL: 'https://a.example', REPLICA_MAX_BYTES: size })).toThrow(/REPLICA_MAX_BYTES must be a size/);
+    }
   });
 });
 
@@ -25,5 +34,17 @@ describe('isWrite', () => {
     ['POST', '/services/a', false], ['GET', '/mcp', false], ['POST', '/mcpx', false],
   ])('%s %s: %s', (method, url, expected) => {
     expect(isWrite(method, url)).toBe(expected);
+  });
+});
+
+describe('isPrimaryOnly', () => {
+  it.each([
+    ['GET', '/api/v1/webhooks/wh_1', true], ['GET', '/api/v1/webhooks/wh_1/deliveries?limit=5', true], ['GET', '/api/v1/purchases/p_1', true],
+    ['GET', '/api/v1/claims', true], ['GET', '/purchase/p_1', true], ['GET', '/submissions/s_1', true], ['GET', '/api/v1/submissions/s_1', true],
+    ['HEAD', '/api/v1/webhooks', true], ['GET', 'http://replica.example/api/v1/purchases/p_1', true],
+    ['OPTIONS', '/api/v1/webhooks', false], ['GET', '/api/v1/services/webhooks', false], ['GET', '/api/v1/webhooksx', false],
+    ['GET', '/purchases-guide', false], ['GET', '/api/v1/services', false], ['GET', '/services/a', false],
+  ])('%s %s: %s', (method, url, expected) => {
+    expect(isPrimaryOnly(method, url)).toBe(expected);
   });
 });

@@ -1,27 +1,31 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase } from '../../data/db.ts';
+import { openDatabase, type DB } from '../../data/db.ts';
+import { readCopyGeneration, RefusedCopyError } from '../../data/public-copy.ts';
 import { readSiteOptions } from '../../site/build/config.ts';
 import { createSite } from '../../site/build/site.ts';
 import { createApp, serveApp, type App } from '../app.ts';
 import { readConfig } from '../config.ts';
 import { createRateLimiter } from '../ratelimit.ts';
 import { readReplicaConfig } from './config.ts';
-import { downloadCopy, type CopyVersion } from './download.ts';
+import { downloadCopy, RefusedDownloadError, type CopyVersion } from './download.ts';
 import { createSwitchingApp } from './switch.ts';
-import { redirectWrite } from './writes.ts';
+import { redirectToPrimary } from './writes.ts';
 
 /**
- * `REPLICA_OF=<published index.db> PRIMARY_URL=<writer> npm start`: a read replica. It downloads the published
- * database copy, serves every read and page from it (its own site rendered from the copy), looks for a newer copy
- * every REPLICA_INTERVAL and swaps it in without dropping a request, and answers every write with 307 to the
- * writer. It never crawls. The rate limit is this process's own, kept across swaps.
+ * `REPLICA_OF=<published index.db.gz> PRIMARY_URL=<writer> npm start`: a read replica. It downloads the published
+ * public copy, serves every read and page from it (its own site rendered from the copy), looks for a newer copy
+ * every REPLICA_INTERVAL and swaps it in without dropping a request, and answers every write, and every route of
+ * data the copy leaves out, with 307 to the writer. It never crawls. The rate limit is this process's own, kept
+ * across swaps. A copy is swapped in only when it opens, has this code's schema and a larger generation than the
+ * one served; any other is refused with its reason logged, deleted, and not downloaded again.
  */
 
 interface Loaded {
   app: App;
   close: () => void;
   version: CopyVersion;
+  generation: number;
 }
 
 /**
@@ -38,25 +42,49 @@ export async function serveReplica(env: NodeJS.ProcessEnv, log: (line: string) =
   const siteOptions = { ...readSiteOptions(env, config, (line) => log(`[site] ${line}`)), databasePath: replica.source };
   let sequence = 0;
 
-  const load = async (held: CopyVersion | null): Promise<Loaded | null> => {
+  /** Downloads and checks a copy newer than `served`: its path and generation, or null when the store has no other. */
+  const download = async (seen: CopyVersion | null, served: number) => {
     const path = join(replica.dir, `index-${++sequence}.db`);
-    const version = await downloadCopy(replica.source, held, path);
+    const version = await downloadCopy(replica.source, seen, path, replica.maxBytes);
     if (!version) return null;
-    const db = openDatabase(path);
+    try {
+      const generation = readCopyGeneration(path);
+      if (generation <= served) throw new RefusedCopyError(`generation ${generation} is not newer than the one served (${served})`);
+      return { path, version, generation };
+    } catch (error) {
+      removeCopy(path);
+      throw error instanceof RefusedCopyError ? new RefusedDownloadError(error.message, version) : error;
+    }
+  };
+
+  const load = async (seen: CopyVersion | null, served: number): Promise<Loaded | null> => {
+    const found = await download(seen, served);
+    if (!found) return null;
+    const { path, version, generation } = found;
+    let db: DB;
+    try {
+      db = openDatabase(path);
+    } catch (error) {
+      removeCopy(path);
+      throw error;
+    }
     const site = createSite(db, siteOptions);
     await site.ensureBuilt().catch((error) => log(`[site] not rendered from the new copy: ${toMessage(error)}`));
     const app = createApp({ db, config, now: () => new Date(), limiter, site: { distDir: site.distDir, renderHome: (params) => site.renderHome(params) } });
     const close = () => {
       db.close();
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+      removeCopy(path);
     };
-    return { app, close, version };
+    return { app, close, version, generation };
   };
 
-  const first = await load(null);
+  const first = await load(null, -Infinity).catch((error) => {
+    throw error instanceof RefusedDownloadError ? new Error(`${replica.source} gave a copy this replica refuses: ${error.message}`) : error;
+  });
   if (!first) throw new Error(`${replica.source} gave no database`);
-  let held = first.version;
-  const switching = createSwitchingApp(first.app, first.close, (request, response) => redirectWrite(request, response, replica.primaryUrl));
+  let seen = first.version;
+  let served = first.generation;
+  const switching = createSwitchingApp(first.app, first.close, (request, response) => redirectToPrimary(request, response, replica.primaryUrl));
   const server = serveApp(switching.app, { hostname: config.host, port: config.port });
   await server.ready();
   log(`[replica] serving a copy of ${replica.source}; writes go to ${replica.primaryUrl}`);
@@ -64,13 +92,14 @@ export async function serveReplica(env: NodeJS.ProcessEnv, log: (line: string) =
   let checking: Promise<void> | null = null;
   const check = async () => {
     try {
-      const next = await load(held);
+      const next = await load(seen, served);
       if (!next) return;
-      held = next.version;
+      ({ version: seen, generation: served } = next);
       switching.replace(next.app, next.close);
-      log(`[replica] swapped in a new copy (${held.etag ?? held.lastModified ?? 'no version'})`);
+      log(`[replica] swapped in a new copy (generation ${served})`);
     } catch (error) {
-      log(`[replica] keeping the current copy: ${toMessage(error)}`);
+      if (error instanceof RefusedDownloadError) seen = error.version;
+      log(`[replica] ${error instanceof RefusedDownloadError ? 'refused a new copy' : 'found no new copy'}: ${toMessage(error)}; keeping the current copy (generation ${served})`);
     }
   };
   const timer = setInterval(() => {
@@ -86,5 +115,9 @@ export async function serveReplica(env: NodeJS.ProcessEnv, log: (line: string) =
     },
   };
 }
+
+const removeCopy = (path: string) => {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+};
 
 const toMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));

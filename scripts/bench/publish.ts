@@ -63,7 +63,7 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
     const replicaStarted = performance.now();
     const replica = await startServer({
       ...serverEnv,
-      REPLICA_OF: `${store.endpoint}/bench/site/snapshots/index.db`,
+      REPLICA_OF: `${store.endpoint}/bench/site/snapshots/index.db.gz`,
       PRIMARY_URL: primary,
       DATABASE_PATH: join(dir, 'replica', 'index.db'),
       DIST_DIR: join(dir, 'replica-dist'),

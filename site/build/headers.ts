@@ -21,7 +21,8 @@ export const FILE_TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.wasm': 'application/wasm',
-  '.db': 'application/vnd.sqlite3',
+  // The database copy for replicas (snapshots/index.db.gz): a gzip file, stored and served as one.
+  '.gz': 'application/gzip',
 };
 /** Pages and snapshots change with the data: the same freshness as API reads. */
 export const PAGE_CACHE = 'public, max-age=60, s-maxage=300';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_MANIFEST, toPublishPlan, toWave, type Manifest, type PublishFile } from './plan.ts';
 
-const file = (path: string, digest = `d-${path}`): PublishFile => ({ path, size: 10, digest, contentType: 'x', cacheControl: 'y', contentEncoding: null });
+const file = (path: string, digest = `d-${path}`): PublishFile => ({ path, size: 10, digest, contentType: 'x', cacheControl: 'y' });
 
 describe('toWave', () => {
   it.each([
-    ['_astro/site.3f2a.css', 0], ['snapshots/services/a.json', 0], ['snapshots/services.json', 0], ['snapshots/index.db', 0], ['favicon.svg', 0],
+    ['_astro/site.3f2a.css', 0], ['snapshots/services/a.json', 0], ['snapshots/services.json', 0], ['snapshots/index.db.gz', 0], ['favicon.svg', 0],
     ['services/a/endpoints/2/index.html', 1],
     ['services/a/index.html', 2],
     ['index.html', 3], ['404.html', 3], ['docs/index.html', 3], ['sitemap.xml', 3], ['llms.txt', 3], ['robots.txt', 3], ['pricing.md', 3], ['docs/purchase.md', 3],

@@ -18,8 +18,6 @@ export interface PublishFile {
   digest: string;
   contentType: string;
   cacheControl: string;
-  /** `gzip` for a file stored compressed (served with `Content-Encoding: gzip`), else null. */
-  contentEncoding: string | null;
 }
 
 /**
@@ -46,7 +44,7 @@ export const EMPTY_MANIFEST: Manifest = { version: 1, files: {} };
 
 /**
  * How many waves stand before a file's: 0 for what links no page (assets, the JSON snapshots, the database
- * copy), 1 for endpoint pages, 2 for listing pages, 3 for everything that links those.
+ * copy for replicas), 1 for endpoint pages, 2 for listing pages, 3 for everything that links those.
  * @example toWave('services/a/index.html') // 2
  */
 export function toWave(path: string): number {

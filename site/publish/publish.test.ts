@@ -7,15 +7,22 @@ import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDatabaseCopy } from '../../data/backup.ts';
+import { createClaim, verifyClaim } from '../../data/claims.ts';
 import { openDatabase, type DB } from '../../data/db.ts';
+import { migrations } from '../../data/migrations/index.ts';
 import { recordProbe } from '../../data/probes.ts';
+import { COPY_META_TABLE, PUBLIC_TABLES } from '../../data/public-copy.ts';
+import { beginSettlement, insertPurchase } from '../../data/purchases.ts';
+import { submitService } from '../../data/submissions.ts';
+import { createWebhook, queuePing } from '../../data/webhooks.ts';
 import { upsertServices } from '../../data/services.ts';
 import { makeService } from '../../data/testing.ts';
 import { PROJECT_ROOT } from '../../project.ts';
 import { refreshSite, renderChanged } from '../build/refresh.ts';
 import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from '../testing.ts';
 import { MANIFEST_PATH } from './plan.ts';
-import { createS3Client } from './target.ts';
+import { createStore } from './store.ts';
+import { createS3Client, readTarget } from './target.ts';
 import { startLocalStore, startStoreProxy, type LocalStore, type StoreProxy } from './testing.ts';
 
 const BUCKET = 'site';
@@ -27,6 +34,43 @@ interface Stored {
   contentType: string | undefined;
   cacheControl: string | undefined;
   contentEncoding: string | undefined;
+}
+
+/**
+ * Writes into `db` one of everything the public copy must leave out, and answers each value planted that must
+ * appear nowhere in it: a webhook's secret, receiver and client address, a pending and a verified claim (ids,
+ * tokens, clients, the owner key's digest), a submission's contact and idempotency key, a purchase (id, payer,
+ * nonce).
+ */
+function plantPrivateData(db: DB): string[] {
+  const now = FIXTURE_NOW.toISOString();
+  const webhook = createWebhook(db, {
+    id: 'wh_planted7c1e', url: 'https://planted-receiver.example/hook', secret: 'whsec_planted_5e8b1f0c9a7d', types: [], services: [],
+    rail: null, chain: null, asset: null, client: '203.0.113.77',
+  }, now);
+  queuePing(db, webhook, 'msg_planted_3b9d', now);
+  const pending = createClaim(db, { service_id: 'alpha-example-com', client: '198.51.100.23', now: FIXTURE_NOW });
+  const verified = createClaim(db, { service_id: 'dual-example-com', client: '198.51.100.41', now: FIXTURE_NOW });
+  const keyHash = 'f3a9c0de71b2planted0owner0key0digest0b6e5d4c3b2a1908f7e6d5c4b3a2';
+  expect(verifyClaim(db, verified, keyHash, now)).toBe(true);
+  submitService(db, { endpoint: 'https://api.planted-submission.example/pay', name: null, contact: 'planted-contact@owner.example', idempotencyKey: 'planted-idem-key-7f3a' }, FIXTURE_NOW);
+  const purchase = insertPurchase(db, {
+    service_id: 'demo', params: {}, resource_url: 'https://index.example/api/demo/planted', amount_atomic: '1000',
+    pay_to: '0x1111111111111111111111111111111111111111', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  }, FIXTURE_NOW);
+  const payer = '0x9a3b5c7d9e1f2a4b6c8d0e2f4a6b8c0d2e4f6a8b';
+  const nonce = '0x5eed00000000000000000000000000000000000000000000000000000000c0de';
+  expect(beginSettlement(db, purchase.id, { payer, nonce }, FIXTURE_NOW).ok).toBe(true);
+  return ['whsec_planted_5e8b1f0c9a7d', 'planted-receiver.example', '203.0.113.77', 'msg_planted_3b9d', webhook.id,
+    pending.id, pending.token, '198.51.100.23', verified.id, verified.token, '198.51.100.41', keyHash,
+    'planted-contact@owner.example', 'planted-idem-key-7f3a', 'planted-submission.example', purchase.id, payer, nonce];
+}
+
+/** Every table of a copy and its columns, as SQLite lists them (full-text tables' own storage left out). */
+function readSchema(copy: Database.Database): Record<string, string[]> {
+  const tables = copy.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+    AND name NOT LIKE 'services\\_fts\\_%' ESCAPE '\\' ORDER BY name`).pluck().all() as string[];
+  return Object.fromEntries(tables.map((table) => [table, copy.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]]));
 }
 
 /** Every object under the prefix, by its path below it. */
@@ -82,6 +126,7 @@ describe('npm run publish against a real S3-compatible store', () => {
   let db: DB;
   let site: FixtureSite;
   let env: NodeJS.ProcessEnv;
+  let planted: string[];
 
   const publish = (extra: NodeJS.ProcessEnv = {}, args: string[] = ['--to', TARGET]) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'scripts', 'publish.ts'), ...args], {
@@ -99,7 +144,7 @@ describe('npm run publish against a real S3-compatible store', () => {
   const expectStoreEqualsRelease = async () => {
     const stored = await readStore(client);
     const release = readRelease(site.distDir);
-    expect([...stored.keys()].filter((path) => path !== MANIFEST_PATH && path !== 'snapshots/index.db').sort()).toEqual([...release.keys()].sort());
+    expect([...stored.keys()].filter((path) => path !== MANIFEST_PATH && path !== 'snapshots/index.db.gz').sort()).toEqual([...release.keys()].sort());
     for (const [path, body] of release) expect(stored.get(path)!.body.equals(body), path).toBe(true);
     return stored;
   };
@@ -112,6 +157,7 @@ describe('npm run publish against a real S3-compatible store', () => {
     // A database file (the publish is another process), holding the fixture.
     writeDatabaseCopy(openFixtureDatabase(), join(dir, 'index.db'));
     db = openDatabase(join(dir, 'index.db'));
+    planted = plantPrivateData(db);
     site = await buildFixtureSite(db);
     env = {
       ...process.env,
@@ -130,13 +176,18 @@ describe('npm run publish against a real S3-compatible store', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('uploads every file of the release byte for byte with its type and caching, and a consistent copy of the database', async () => {
+  it('uploads every file of the release byte for byte with its type and caching, and the public copy of the database in place of the whole one', async () => {
+    // What an earlier publish left: the whole database, which holds secrets.
+    const target = createStore(client, readTarget(TARGET));
+    await target.put('snapshots/index.db', readFileSync(join(dir, 'index.db')), { contentType: 'application/vnd.sqlite3', cacheControl: 'x' });
+    await target.writeManifest({ version: 1, files: { 'snapshots/index.db': { digest: 'old', size: 1 } } });
     const { code, stdout } = await publish().done;
     expect(code).toBe(0);
     const files = readRelease(site.distDir).size;
     expect(stdout).toContain(`${files + 1} uploaded`);
-    expect(stdout).toMatch(/0 unchanged, 0 deleted, in \d+\.\d s/);
+    expect(stdout).toMatch(/0 unchanged, 1 deleted, in \d+\.\d s/);
     const stored = await expectStoreEqualsRelease();
+    expect(stored.has('snapshots/index.db')).toBe(false);
     const headers = (path: string) => [stored.get(path)!.contentType, stored.get(path)!.cacheControl];
     const page = ['text/html; charset=utf-8', 'public, max-age=60, s-maxage=300'];
     expect(headers('index.html')).toEqual(page);
@@ -147,21 +198,39 @@ describe('npm run publish against a real S3-compatible store', () => {
     expect(headers('pricing.md')[0]).toBe('text/markdown; charset=utf-8');
     const css = [...stored.keys()].find((path) => path.startsWith('_astro/') && path.endsWith('.css'))!;
     expect(headers(css)).toEqual(['text/css; charset=utf-8', 'public, max-age=31536000, immutable']);
-    expect(headers('snapshots/index.db')).toEqual(['application/vnd.sqlite3', 'public, max-age=60, s-maxage=300']);
-    expect(stored.get('snapshots/index.db')!.contentEncoding).toBe('gzip');
-    writeFileSync(join(dir, 'copy.db'), gunzipSync(stored.get('snapshots/index.db')!.body));
+    expect(headers('snapshots/index.db.gz')).toEqual(['application/gzip', 'public, max-age=60, s-maxage=300']);
+    expect(stored.get('snapshots/index.db.gz')!.contentEncoding).toBeUndefined();
+    const bytes = gunzipSync(stored.get('snapshots/index.db.gz')!.body);
+    writeFileSync(join(dir, 'copy.db'), bytes);
     const copy = new Database(join(dir, 'copy.db'), { readonly: true });
     expect(copy.prepare('SELECT count(*) FROM services').pluck().get()).toBe(6);
     expect(copy.prepare('SELECT count(*) FROM probes').pluck().get()).toBe(db.prepare('SELECT count(*) FROM probes').pluck().get());
+    expect(copy.pragma('user_version', { simple: true })).toBe(migrations.length);
+    expect(copy.prepare(`SELECT generation FROM ${COPY_META_TABLE}`).pluck().get()).toBeGreaterThan(Date.now() - 60_000);
+    // The verified owner stays a public fact; their key does not.
+    expect(copy.prepare(`SELECT owner_verified FROM services WHERE id = 'dual-example-com'`).pluck().get()).toBe(1);
+    const schema = readSchema(copy);
     copy.close();
+    const allowed: Record<string, readonly string[]> = { ...PUBLIC_TABLES, [COPY_META_TABLE]: ['id', 'generation'] };
+    for (const [table, columns] of Object.entries(schema)) {
+      expect(allowed[table], `table ${table} is not on the allow-list`).toBeDefined();
+      expect(columns.filter((column) => !allowed[table]!.includes(column)), `columns of ${table} not on the allow-list`).toEqual([]);
+    }
+    const compressed = stored.get('snapshots/index.db.gz')!.body;
+    for (const value of planted) {
+      expect(bytes.includes(value), `${value} in the copy`).toBe(false);
+      expect(compressed.includes(value), `${value} in the compressed copy`).toBe(false);
+    }
+    expect(db.prepare('SELECT count(*) FROM webhooks').pluck().get()).toBe(1);
   }, 60_000);
 
-  it('uploads nothing the second time', async () => {
+  it('uploads only the newly stamped database copy the second time', async () => {
     proxy.requests.length = 0;
     const { code, stdout } = await publish().done;
     expect(code).toBe(0);
-    expect(stdout).toContain(`0 uploaded (0.0 KiB), ${readRelease(site.distDir).size + 1} unchanged, 0 deleted`);
-    expect(proxy.requests.filter((line) => line.startsWith('PUT ') || line.startsWith('POST '))).toEqual([]);
+    expect(stdout).toMatch(new RegExp(`1 uploaded \\(\\d+\\.\\d KiB\\), ${readRelease(site.distDir).size} unchanged, 0 deleted`));
+    const puts = proxy.requests.filter((line) => line.startsWith('PUT ') && !line.includes('.publish/manifest.json'));
+    expect(puts.map((line) => line.replace(/\?.*$/, ''))).toEqual([`PUT /${BUCKET}/${PREFIX}snapshots/index.db.gz`]);
   }, 60_000);
 
   it('after a small change uploads only the files that changed', async () => {

@@ -16,18 +16,12 @@ export interface PublishOptions {
   store: Store;
   /** The release folder (resolved once: a build switching `dist` meanwhile does not mix two releases). */
   root: string;
-  /** Files from outside the release, by their path in the store (`snapshots/index.db`). */
-  extra?: Record<string, ExtraFile>;
+  /** Files from outside the release: where each is on disk, by its path in the store (`snapshots/index.db.gz`). */
+  extra?: Record<string, string>;
   /** Uploads in flight at once. */
   concurrency?: number;
   onStart?: (plan: { uploads: number; bytes: number; unchanged: number; deletions: number }) => void;
   onUpload?: (file: PublishFile) => void;
-}
-
-/** A file from outside the release: where it is on disk, and `gzip` when it is stored compressed. */
-export interface ExtraFile {
-  source: string;
-  contentEncoding?: 'gzip';
 }
 
 export interface PublishSummary {
@@ -42,7 +36,7 @@ export interface PublishSummary {
 export const DEFAULT_CONCURRENCY = 16;
 
 /**
- * @example const summary = await publishSite({ store, root: realpathSync('dist'), extra: { 'snapshots/index.db': { source: copy } } });
+ * @example const summary = await publishSite({ store, root: realpathSync('dist'), extra: { 'snapshots/index.db.gz': copy } });
  */
 export async function publishSite(options: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
@@ -94,7 +88,7 @@ interface SourcedFile extends PublishFile {
  * release's digest cache (`.publish-digests.json`, written here) is not read again: a page rendered since is a new
  * file with a new time.
  */
-export async function listPublishFiles(root: string, extra: Record<string, ExtraFile>): Promise<SourcedFile[]> {
+export async function listPublishFiles(root: string, extra: Record<string, string>): Promise<SourcedFile[]> {
   const found = (await readdir(root, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
@@ -104,7 +98,7 @@ export async function listPublishFiles(root: string, extra: Record<string, Extra
   const files: SourcedFile[] = [];
   await forEachConcurrent(found, 32, async (path) => {
     const source = join(root, path);
-    const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path), contentEncoding: null };
+    const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path) };
     const seen = await stat(source).catch(() => null);
     const known = seen && cached[path];
     const digest = known && known.size === seen.size && known.mtimeMs === seen.mtimeMs && known.headers === toHeaderText(headers)
@@ -113,9 +107,9 @@ export async function listPublishFiles(root: string, extra: Record<string, Extra
     if (seen) fresh[path] = { size: seen.size, mtimeMs: seen.mtimeMs, headers: toHeaderText(headers), digest };
     files.push({ path, size: seen?.size ?? 0, digest, ...headers, source });
   });
-  for (const [path, { source, contentEncoding }] of Object.entries(extra)) {
+  for (const [path, source] of Object.entries(extra)) {
     const body = await readSource(source, path);
-    const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path), contentEncoding: contentEncoding ?? null };
+    const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path) };
     files.push({ path, size: body.length, digest: toDigest(body, headers), ...headers, source });
   }
   await writeDigestCache(root, fresh);
@@ -143,11 +137,11 @@ async function writeDigestCache(root: string, cache: DigestCache): Promise<void>
     .catch(() => undefined);
 }
 
-const toHeaderText = (headers: Pick<PublishFile, 'contentType' | 'cacheControl' | 'contentEncoding'>) =>
-  `${headers.contentType}\n${headers.cacheControl}\n${headers.contentEncoding ?? ''}`;
+// Ends with a newline: the digests in stores' manifests were made so, and a changed digest re-uploads every file.
+const toHeaderText = (headers: Pick<PublishFile, 'contentType' | 'cacheControl'>) => `${headers.contentType}\n${headers.cacheControl}\n`;
 
 /** The digest of a file as stored: its content and the headers it is stored with. */
-function toDigest(body: Uint8Array, headers: Pick<PublishFile, 'contentType' | 'cacheControl' | 'contentEncoding'>): string {
+function toDigest(body: Uint8Array, headers: Pick<PublishFile, 'contentType' | 'cacheControl'>): string {
   return createHash('sha256').update(body).update(`\n${toHeaderText(headers)}`).digest('hex');
 }
 

@@ -22,7 +22,7 @@ export interface Store {
   assertWritable(): Promise<void>;
   readManifest(): Promise<Manifest>;
   writeManifest(manifest: Manifest): Promise<void>;
-  put(path: string, body: Uint8Array, headers: { contentType: string; cacheControl: string; contentEncoding: string | null }): Promise<void>;
+  put(path: string, body: Uint8Array, headers: { contentType: string; cacheControl: string }): Promise<void>;
   /** Deletes these paths (1000 to a request); a path already gone is no failure. */
   remove(paths: readonly string[]): Promise<void>;
 }
@@ -68,7 +68,6 @@ export function createStore(client: S3Client, target: PublishTarget): Store {
       const key = `${prefix}${path}`;
       return call('uploading', key, () => client.send(new PutObjectCommand({
         Bucket: bucket, Key: key, Body: body, ContentType: headers.contentType, CacheControl: headers.cacheControl,
-        ...(headers.contentEncoding ? { ContentEncoding: headers.contentEncoding } : {}),
       }))).then(() => undefined);
     },
     async remove(paths) {
