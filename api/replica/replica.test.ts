@@ -66,7 +66,7 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
     dir = mkdtempSync(join(tmpdir(), 'psi-replica-'));
     writeDatabaseCopy(openFixtureDatabase(), join(dir, 'index.db'));
     db = openDatabase(join(dir, 'index.db'));
-    const claim = createClaim(db, { service_id: 'dual-example-com', client: '198.51.100.41', now: FIXTURE_NOW });
+    const claim = createClaim(db, { service_id: 'dual-example-com', secret_digest: 'b'.repeat(64), client: '198.51.100.41', now: FIXTURE_NOW });
     verifyClaim(db, claim, 'a'.repeat(64), FIXTURE_NOW.toISOString());
     site = await buildFixtureSite(db);
     await publishCopy();

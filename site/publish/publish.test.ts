@@ -39,7 +39,7 @@ interface Stored {
 /**
  * Writes into `db` one of everything the public copy must leave out, and answers each value planted that must
  * appear nowhere in it: a webhook's secret, receiver and client address, a pending and a verified claim (ids,
- * tokens, clients, the owner key's digest), a submission's contact and idempotency key, a purchase (id, payer,
+ * tokens, the claim secret's digest, clients, the owner key's digest), a submission's contact and idempotency key, a purchase (id, payer,
  * nonce).
  */
 function plantPrivateData(db: DB): string[] {
@@ -49,8 +49,9 @@ function plantPrivateData(db: DB): string[] {
     rail: null, chain: null, asset: null, client: '203.0.113.77',
   }, now);
   queuePing(db, webhook, 'msg_planted_3b9d', now);
-  const pending = createClaim(db, { service_id: 'alpha-example-com', client: '198.51.100.23', now: FIXTURE_NOW });
-  const verified = createClaim(db, { service_id: 'dual-example-com', client: '198.51.100.41', now: FIXTURE_NOW });
+  const secretDigest = 'c1a5e0planted0claim0secret0digest00d4e3f2a1b0c9d8e7f6a5b4c3d2e1f';
+  const pending = createClaim(db, { service_id: 'alpha-example-com', secret_digest: secretDigest, client: '198.51.100.23', now: FIXTURE_NOW });
+  const verified = createClaim(db, { service_id: 'dual-example-com', secret_digest: secretDigest, client: '198.51.100.41', now: FIXTURE_NOW });
   const keyHash = 'f3a9c0de71b2planted0owner0key0digest0b6e5d4c3b2a1908f7e6d5c4b3a2';
   expect(verifyClaim(db, verified, keyHash, now)).toBe(true);
   submitService(db, { endpoint: 'https://api.planted-submission.example/pay', name: null, contact: 'planted-contact@owner.example', idempotencyKey: 'planted-idem-key-7f3a' }, FIXTURE_NOW);
@@ -62,7 +63,7 @@ function plantPrivateData(db: DB): string[] {
   const nonce = '0x5eed00000000000000000000000000000000000000000000000000000000c0de';
   expect(beginSettlement(db, purchase.id, { payer, nonce }, FIXTURE_NOW).ok).toBe(true);
   return ['whsec_planted_5e8b1f0c9a7d', 'planted-receiver.example', '203.0.113.77', 'msg_planted_3b9d', webhook.id,
-    pending.id, pending.token, '198.51.100.23', verified.id, verified.token, '198.51.100.41', keyHash,
+    pending.id, pending.token, '198.51.100.23', verified.id, verified.token, '198.51.100.41', keyHash, secretDigest,
     'planted-contact@owner.example', 'planted-idem-key-7f3a', 'planted-submission.example', purchase.id, payer, nonce];
 }
 
