@@ -29,12 +29,35 @@ beforeAll(async () => {
   writeDatabaseCopy(openFixtureDatabase(), join(dir, 'index.db'));
   db = openDatabase(join(dir, 'index.db'));
   planted = plantPrivateData(db);
-  site = await buildFixtureSite(db);
-  const app = createApp({ db, config: testConfig({ databasePath: join(dir, 'index.db') }), now: () => FIXTURE_NOW, lookup: async () => [], site: { distDir: site.distDir } });
+  const distDir = join(dir, 'dist');
+  const config = testConfig({ databasePath: join(dir, 'index.db'), trustProxy: true });
+  const app = createApp({ db, config, now: () => FIXTURE_NOW, lookup: async () => ['93.184.215.14'], site: { distDir } });
   server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
   await server.ready();
   origin = new URL(server.url!).origin;
+  planted.values.push(...await plantThroughApi());
+  site = await buildFixtureSite(db, { distDir });
 }, 120_000);
+
+/**
+ * What clients send through the API that must stay private: a submission's contact and idempotency key, a webhook's
+ * receiver and the secret answered, a claim's token and the claim secret answered, and each client's address.
+ * Answers every value that must appear nowhere public.
+ */
+async function plantThroughApi(): Promise<string[]> {
+  const post = async (path: string, body: unknown, client: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(origin + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client, ...headers }, body: JSON.stringify(body) });
+    expect(response.ok, `${path} ${response.status}`).toBe(true);
+    return response.json();
+  };
+  const submitted = await post('/api/v1/submit', { endpoint: 'https://api.second-submission.example/pay', contact: 'second-contact@owner.example' },
+    '192.0.2.201', { 'idempotency-key': 'second-idem-key-91c4' });
+  expect(submitted.ok).toBe(true);
+  const webhook = await post('/api/v1/webhooks', { url: 'https://second-receiver.example/hook' }, '192.0.2.202');
+  const claim = await post('/api/v1/claims', { service_id: 'alpha-example-com' }, '192.0.2.203');
+  return ['second-contact@owner.example', 'second-idem-key-91c4', 'second-submission.example', '192.0.2.201',
+    webhook.secret, webhook.id, 'second-receiver.example', '192.0.2.202', claim.id, claim.token, claim.claim_secret, '192.0.2.203'];
+}
 afterAll(async () => {
   await server?.close(true);
   db?.close();
