@@ -1,7 +1,9 @@
 import { STATUS_CODES } from 'node:http';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { H3Event, Middleware } from 'h3';
 import { FastResponse, type ServerRequest } from 'srvx';
+import { toIPv6Groups } from '../crawler/targets.ts';
 import { digest } from '../data/digest.ts';
 import { apiError, toErrorBody, type ErrorRendering } from './errors.ts';
 import type { RateLimiter } from './ratelimit.ts';
@@ -227,10 +229,25 @@ const JSON_PATHS = new Set(['/openapi.json', '/openapi.json/', '/mcp', '/mcp/'])
 
 /**
  * The client a token bucket belongs to: the socket's address, or behind a trusted proxy (which passes its
- * `X-Forwarded-For`) the address that proxy appended last (the entries before it are whatever the client sent).
+ * `X-Forwarded-For`) the address that proxy appended last (the entries before it are whatever the client sent);
+ * an IPv6 address counts as its /64 (toClientKey).
  */
 export function toClientAddress(forwardedFor: string | null | undefined, socketAddress: string | undefined): string {
-  return forwardedFor?.split(',').pop()?.trim() || socketAddress || 'unknown';
+  return toClientKey(forwardedFor?.split(',').pop()?.trim() || socketAddress || 'unknown');
+}
+
+/**
+ * The client an address counts as: an IPv4 address as it is, also when a dual-stack socket reports it IPv4-mapped
+ * (`::ffff:192.0.2.1`); an IPv6 address by the /64 it lies in, since a subscriber is handed a whole /64 and could
+ * otherwise take a new address, and a new bucket for every per-client limit, with each request.
+ * @example toClientKey('2001:db8:1:2:aaaa::1') // '2001:db8:1:2::/64'
+ */
+export function toClientKey(address: string): string {
+  const bare = address.replace(/%.*$/, '');
+  if (isIP(bare) !== 6) return address;
+  const groups = toIPv6Groups(bare);
+  if (groups.slice(0, 6).join() === '0,0,0,0,0,65535') return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
 }
 
 /** The client a routed request counts against, as the rate limit and every per-client limit see it. */

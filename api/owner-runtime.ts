@@ -1,4 +1,4 @@
-import { createDnsResolver, type DnsResolver } from '../crawler/dns.ts';
+import { createDnsResolver, toLookupFunction, type DnsResolver } from '../crawler/dns.ts';
 import type { ProbeAgent, probeEndpoint } from '../crawler/probe.ts';
 import type { AppDeps } from './app.ts';
 import { apiError } from './errors.ts';
@@ -66,7 +66,8 @@ function createOwnerRuntime(deps: AppDeps): OwnerRuntime {
   return {
     dns,
     prober: () => (prober ??= import('../crawler/probe.ts').then((probe) => ({
-      agent: probe.createProbeAgent({ allow: deps.config.allowPrivateTargets }),
+      // The owner's host is reached through the same resolver as its TXT record: DNS_SERVERS, with a time limit.
+      agent: probe.createProbeAgent({ allow: deps.config.allowPrivateTargets, lookup: toLookupFunction(dns.lookupAll) }),
       probeEndpoint: probe.probeEndpoint,
     }))),
     spend(name, key, what) {

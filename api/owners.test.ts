@@ -36,7 +36,7 @@ const txt = new Map<string, string[]>();
 let dns: Awaited<ReturnType<typeof startTestDnsServer>>;
 
 beforeAll(async () => {
-  dns = await startTestDnsServer({ txt });
+  dns = await startTestDnsServer({ txt, a: new Map([[NAMED_HOST, ['127.0.0.1']]]) });
   const state = { file: { status: 404, body: '' }, hits: [] as string[] };
   hostServer = createServer((req, res) => {
     state.hits.push(`${req.method} ${req.url}`);
@@ -56,6 +56,9 @@ afterAll(async () => {
 });
 
 const serviceId = () => `127-0-0-1-${new URL(host.origin).port}`;
+/** A name for the owner host that only the test DNS server knows. */
+const NAMED_HOST = 'owner.claims.test';
+const namedService = () => makeService({ id: `owner-claims-test-${new URL(host.origin).port}`, endpoint: `http://${NAMED_HOST}:${new URL(host.origin).port}/quote` });
 const ownedService = () => makeService({
   id: serviceId(), endpoint: `${host.origin}/quote`, name: 'Directory Name',
   endpoints: [
@@ -71,7 +74,7 @@ afterAll(() => Promise.all(servers.map((server) => server.close(true))));
 async function setup() {
   let now = TEST_NOW;
   const extra = ['one', 'two', 'three', 'four'].map((n) => makeService({ id: `${n}-example-com` }));
-  const test = createTestApp([ownedService(), makeService({ id: 'other-example-com' }), ...extra], {
+  const test = createTestApp([ownedService(), namedService(), makeService({ id: 'other-example-com' }), ...extra], {
     now: () => now,
     dns: createDnsResolver({ servers: [dns.address], timeoutMs: 1000 }),
     config: { allowPrivateTargets: parseAllowList('127.0.0.1'), trustProxy: true },
@@ -159,6 +162,20 @@ describe('claims', () => {
       txt.delete('_payable-service-index.127.0.0.1');
     }
     expect(dns.queries).toContain('_payable-service-index.127.0.0.1');
+  });
+
+  it('reads the well-known file of a host named by DNS_SERVERS, a name the system cannot resolve', async () => {
+    const { claim, verify } = await setup();
+    const made = await claim('192.0.2.1', namedService().id);
+    host.file = { status: 200, body: made.token };
+    try {
+      const verified = await verify(made);
+      expect(verified.status, verified.text).toBe(200);
+      expect(ClaimVerified.parse(verified.json).service_id).toBe(namedService().id);
+    } finally {
+      host.file = { status: 404, body: '' };
+    }
+    expect(dns.queries).toContain(NAMED_HOST);
   });
 
   it('answers 409 saying what it found instead: a wrong token, no file, a file over 4 KiB', async () => {

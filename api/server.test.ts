@@ -65,6 +65,27 @@ describe('over a real socket', () => {
     expect(spoofed).toEqual([200, 200, 429]);
   });
 
+  it('counts an IPv6 client by its /64, and an IPv4-mapped address as the IPv4 address, for the rate limit and per-client limits', async () => {
+    const proxied = await listen({ config: { rateLimit: { limit: 2, windowSeconds: 60 }, trustProxy: true } });
+    const from = async (client: string, path = '/api/v1/stats', init: RequestInit = {}) =>
+      (await fetch(`${proxied.origin}${path}`, { ...init, headers: { ...init.headers, 'x-forwarded-for': client } })).status;
+    // One subscriber's /64: a new address for each request is the same client.
+    const oneNetwork = [await from('2001:db8:7:1::1'), await from('2001:db8:7:1:aaaa::2'), await from('2001:db8:7:1:ffff:ffff:ffff:ffff')];
+    expect(oneNetwork).toEqual([200, 200, 429]);
+    expect(await from('2001:db8:7:2::1')).toBe(200);
+    expect([await from('::ffff:192.0.2.80'), await from('192.0.2.80')]).toEqual([200, 200]);
+    expect(await from('192.0.2.80')).toBe(429);
+    // The limits kept per client elsewhere (here the webhooks a client may create an hour) count the /64 too.
+    const roomy = await listen({ config: { trustProxy: true }, lookup: async () => ['93.184.215.14'] });
+    const create = (i: number) => fetch(`${roomy.origin}/api/v1/webhooks`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `2001:db8:9:1::${i.toString(16)}` },
+      body: JSON.stringify({ url: `https://hooks-${i}.example.com/in` }),
+    }).then((response) => response.status);
+    const created = [];
+    for (let i = 1; i <= 11; i++) created.push(await create(i));
+    expect(created).toEqual([...Array(10).fill(201), 429]);
+  });
+
   it('limits service lookups answered before routing per client too, and frames them like any answer', async () => {
     const proxied = await listen({ config: { rateLimit: { limit: 2, windowSeconds: 60 }, trustProxy: true } });
     upsertServices(proxied.db, [makeService({ id: 'cafe-test', name: 'Café ☕ API' })], TEST_NOW.toISOString());

@@ -1,5 +1,6 @@
 import { lookup as systemLookup } from 'node:dns/promises';
 import { Resolver } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 
 /** Every DNS question the index asks gives up after this long. */
 export const DNS_TIMEOUT_MS = 3_000;
@@ -48,6 +49,25 @@ export function createDnsResolver(options: DnsResolverOptions = {}): DnsResolver
       });
       return withTimeLimit(both, timeoutMs, () => asked.cancel());
     },
+  };
+}
+
+/**
+ * A resolver's `lookupAll` as the `lookup` a socket connects with (net.connect, undici's connector), so connections
+ * ask DNS_SERVERS within the resolver's time limit rather than the system's getaddrinfo, which has none and holds
+ * one of libuv's few threads while it waits. A host without an address in time fails as ENOTFOUND.
+ * @example createProbeAgent({ allow, lookup: toLookupFunction(createDnsResolver({ servers }).lookupAll) })
+ */
+export function toLookupFunction(lookupAll: DnsResolver['lookupAll']): LookupFunction {
+  return (hostname, options, callback) => {
+    const fail = (error: Error) => callback(Object.assign(new Error(`${hostname}: ${error.message}`), { code: 'ENOTFOUND', hostname }), '', 0);
+    lookupAll(hostname).then((found) => {
+      const entries = found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+        .filter((entry) => !options.family || entry.family === options.family);
+      if (entries.length === 0) fail(new Error(`no IPv${options.family} address`));
+      else if (options.all) callback(null, entries);
+      else callback(null, entries[0]!.address, entries[0]!.family);
+    }, fail);
   };
 }
 

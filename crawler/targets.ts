@@ -136,8 +136,11 @@ export function toHostAddress(hostname: string): string | undefined {
   }
 }
 
-/** The eight 16-bit groups of an IPv6 address. */
-function toIPv6Groups(ipv6: string): number[] {
+/**
+ * The eight 16-bit groups of an IPv6 address.
+ * @example toIPv6Groups('2001:db8::1') // [0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]
+ */
+export function toIPv6Groups(ipv6: string): number[] {
   const compressed = new URL(`http://[${ipv6}]/`).hostname.slice(1, -1); // dotted tail -> hex
   const [head = '', tail] = compressed.split('::');
   const left = head === '' ? [] : head.split(':');

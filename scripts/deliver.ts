@@ -4,13 +4,17 @@
  * on SIGTERM, or when its stdin (a pipe from the parent) closes, as it does when the parent is killed outright.
  */
 import { readConfig } from '../api/config.ts';
+import { createDnsResolver, toLookupFunction } from '../crawler/dns.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
 import { openDatabase } from '../data/db.ts';
 import { startDeliveryWorker } from '../webhooks/worker.ts';
 
 const config = readConfig(process.env);
 const db = openDatabase(config.databasePath);
-const agent = createProbeAgent({ allow: config.allowPrivateTargets });
+// Receivers' names are resolved by DNS_SERVERS with a time limit: one whose DNS never answers fails its attempt in
+// seconds and holds none of the threads the system's lookup would.
+const dns = createDnsResolver({ servers: config.dnsServers });
+const agent = createProbeAgent({ allow: config.allowPrivateTargets, lookup: toLookupFunction(dns.lookupAll) });
 const worker = startDeliveryWorker({
   db,
   dispatcher: agent.dispatcher,

@@ -1,11 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClaim, verifyClaim } from '../data/claims.ts';
 import type { DB } from '../data/db.ts';
 import { recordProbe } from '../data/probes.ts';
+import { beginSettlement, insertPurchase } from '../data/purchases.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
+import { submitService } from '../data/submissions.ts';
 import type { EndpointInput, ProbeInput, ServiceInput } from '../data/types.ts';
+import { createWebhook, queuePing } from '../data/webhooks.ts';
 import { buildSite, type BuildOptions } from './build/build.ts';
 
 /**
@@ -129,6 +133,14 @@ export function openFixtureDatabase(extra: ServiceInput[] = []): DB {
   return db;
 }
 
+/** The files of the served release (dotfiles left out), by path. */
+export function readRelease(distDir: string): Map<string, Buffer> {
+  const paths = readdirSync(distDir, { recursive: true, encoding: 'utf8' })
+    .map((path) => path.split('\\').join('/'))
+    .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')) && statSync(join(distDir, path)).isFile());
+  return new Map(paths.map((path) => [path, readFileSync(join(distDir, path))]));
+}
+
 export interface FixtureSite {
   dir: string;
   distDir: string;
@@ -212,4 +224,52 @@ export function makeHostileServices(): ServiceInput[] {
       ],
     });
   });
+}
+
+/** What plantPrivateData wrote: every value that must appear nowhere public, and the ids a key holder would ask by. */
+export interface PlantedData {
+  values: string[];
+  submissionId: string;
+  webhookId: string;
+  claimIds: string[];
+}
+
+/**
+ * Writes into a fixture database one of everything that must never be served without a key or published: a
+ * webhook's secret, receiver and client address and a queued delivery, a pending and a verified claim (ids, tokens,
+ * the claim secret's digest, clients, the owner key's digest), a submission's contact and idempotency key, a purchase
+ * (id, payer, nonce).
+ * @example const planted = plantPrivateData(openFixtureDatabase()); // then look for planted.values everywhere public
+ */
+export function plantPrivateData(db: DB): PlantedData {
+  const now = FIXTURE_NOW.toISOString();
+  const webhook = createWebhook(db, {
+    id: 'wh_planted7c1e', url: 'https://planted-receiver.example/hook', secret: 'whsec_planted_5e8b1f0c9a7d', types: [], services: [],
+    rail: null, chain: null, asset: null, client: '203.0.113.77',
+  }, now);
+  queuePing(db, webhook, 'msg_planted_3b9d', now);
+  // Digests as the API stores them (64 hex digits), so a bearer compared against them is refused as in production.
+  const secretDigest = 'c1a5e05ec7e7'.padEnd(52, '0') + 'd4e3f2a1b0c9';
+  const pending = createClaim(db, { service_id: 'alpha-example-com', secret_digest: secretDigest, client: '198.51.100.23', now: FIXTURE_NOW });
+  const verified = createClaim(db, { service_id: 'dual-example-com', secret_digest: secretDigest, client: '198.51.100.41', now: FIXTURE_NOW });
+  const keyHash = 'f3a9c0de71b2'.padEnd(52, '0') + 'b6e5d4c3b2a1';
+  if (!verifyClaim(db, verified, keyHash, now)) throw new Error('the planted claim was not verified');
+  const { submission } = submitService(db, {
+    endpoint: 'https://api.planted-submission.example/pay', name: null, contact: 'planted-contact@owner.example', idempotencyKey: 'planted-idem-key-7f3a',
+  }, FIXTURE_NOW);
+  const purchase = insertPurchase(db, {
+    service_id: 'demo', params: {}, resource_url: 'https://index.example/api/demo/planted', amount_atomic: '1000',
+    pay_to: '0x1111111111111111111111111111111111111111', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  }, FIXTURE_NOW);
+  const payer = '0x9a3b5c7d9e1f2a4b6c8d0e2f4a6b8c0d2e4f6a8b';
+  const nonce = '0x5eed00000000000000000000000000000000000000000000000000000000c0de';
+  if (!beginSettlement(db, purchase.id, { payer, nonce }, FIXTURE_NOW).ok) throw new Error('the planted purchase did not settle');
+  return {
+    values: ['whsec_planted_5e8b1f0c9a7d', 'planted-receiver.example', '203.0.113.77', 'msg_planted_3b9d', webhook.id,
+      pending.id, pending.token, '198.51.100.23', verified.id, verified.token, '198.51.100.41', keyHash, secretDigest,
+      'planted-contact@owner.example', 'planted-idem-key-7f3a', 'planted-submission.example', purchase.id, payer, nonce],
+    submissionId: submission.id,
+    webhookId: webhook.id,
+    claimIds: [pending.id, verified.id],
+  };
 }

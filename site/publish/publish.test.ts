@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -7,19 +7,15 @@ import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDatabaseCopy } from '../../data/backup.ts';
-import { createClaim, verifyClaim } from '../../data/claims.ts';
 import { openDatabase, type DB } from '../../data/db.ts';
 import { migrations } from '../../data/migrations/index.ts';
 import { recordProbe } from '../../data/probes.ts';
 import { COPY_META_TABLE, PUBLIC_TABLES } from '../../data/public-copy.ts';
-import { beginSettlement, insertPurchase } from '../../data/purchases.ts';
-import { submitService } from '../../data/submissions.ts';
-import { createWebhook, queuePing } from '../../data/webhooks.ts';
 import { upsertServices } from '../../data/services.ts';
 import { makeService } from '../../data/testing.ts';
 import { PROJECT_ROOT } from '../../project.ts';
 import { refreshSite, renderChanged } from '../build/refresh.ts';
-import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from '../testing.ts';
+import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, plantPrivateData, readRelease, type FixtureSite } from '../testing.ts';
 import { MANIFEST_PATH } from './plan.ts';
 import { createStore } from './store.ts';
 import { createS3Client, readTarget } from './target.ts';
@@ -34,37 +30,6 @@ interface Stored {
   contentType: string | undefined;
   cacheControl: string | undefined;
   contentEncoding: string | undefined;
-}
-
-/**
- * Writes into `db` one of everything the public copy must leave out, and answers each value planted that must
- * appear nowhere in it: a webhook's secret, receiver and client address, a pending and a verified claim (ids,
- * tokens, the claim secret's digest, clients, the owner key's digest), a submission's contact and idempotency key, a purchase (id, payer,
- * nonce).
- */
-function plantPrivateData(db: DB): string[] {
-  const now = FIXTURE_NOW.toISOString();
-  const webhook = createWebhook(db, {
-    id: 'wh_planted7c1e', url: 'https://planted-receiver.example/hook', secret: 'whsec_planted_5e8b1f0c9a7d', types: [], services: [],
-    rail: null, chain: null, asset: null, client: '203.0.113.77',
-  }, now);
-  queuePing(db, webhook, 'msg_planted_3b9d', now);
-  const secretDigest = 'c1a5e0planted0claim0secret0digest00d4e3f2a1b0c9d8e7f6a5b4c3d2e1f';
-  const pending = createClaim(db, { service_id: 'alpha-example-com', secret_digest: secretDigest, client: '198.51.100.23', now: FIXTURE_NOW });
-  const verified = createClaim(db, { service_id: 'dual-example-com', secret_digest: secretDigest, client: '198.51.100.41', now: FIXTURE_NOW });
-  const keyHash = 'f3a9c0de71b2planted0owner0key0digest0b6e5d4c3b2a1908f7e6d5c4b3a2';
-  expect(verifyClaim(db, verified, keyHash, now)).toBe(true);
-  submitService(db, { endpoint: 'https://api.planted-submission.example/pay', name: null, contact: 'planted-contact@owner.example', idempotencyKey: 'planted-idem-key-7f3a' }, FIXTURE_NOW);
-  const purchase = insertPurchase(db, {
-    service_id: 'demo', params: {}, resource_url: 'https://index.example/api/demo/planted', amount_atomic: '1000',
-    pay_to: '0x1111111111111111111111111111111111111111', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-  }, FIXTURE_NOW);
-  const payer = '0x9a3b5c7d9e1f2a4b6c8d0e2f4a6b8c0d2e4f6a8b';
-  const nonce = '0x5eed00000000000000000000000000000000000000000000000000000000c0de';
-  expect(beginSettlement(db, purchase.id, { payer, nonce }, FIXTURE_NOW).ok).toBe(true);
-  return ['whsec_planted_5e8b1f0c9a7d', 'planted-receiver.example', '203.0.113.77', 'msg_planted_3b9d', webhook.id,
-    pending.id, pending.token, '198.51.100.23', verified.id, verified.token, '198.51.100.41', keyHash, secretDigest,
-    'planted-contact@owner.example', 'planted-idem-key-7f3a', 'planted-submission.example', purchase.id, payer, nonce];
 }
 
 /** Every table of a copy and its columns, as SQLite lists them (full-text tables' own storage left out). */
@@ -94,14 +59,6 @@ async function readStore(client: S3Client): Promise<Map<string, Stored>> {
     });
   }
   return stored;
-}
-
-/** The files of the served release (dotfiles left out), by path. */
-function readRelease(distDir: string): Map<string, Buffer> {
-  const paths = readdirSync(distDir, { recursive: true, encoding: 'utf8' })
-    .map((path) => path.split('\\').join('/'))
-    .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')) && statSync(join(distDir, path)).isFile());
-  return new Map(paths.map((path) => [path, readFileSync(join(distDir, path))]));
 }
 
 /** Same-site links of every stored page that the bucket should answer and does not (API paths are the API's). */
@@ -158,7 +115,7 @@ describe('npm run publish against a real S3-compatible store', () => {
     // A database file (the publish is another process), holding the fixture.
     writeDatabaseCopy(openFixtureDatabase(), join(dir, 'index.db'));
     db = openDatabase(join(dir, 'index.db'));
-    planted = plantPrivateData(db);
+    planted = plantPrivateData(db).values;
     site = await buildFixtureSite(db);
     env = {
       ...process.env,
