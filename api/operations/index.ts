@@ -13,6 +13,7 @@ import {
 import { createClaimOperation, verifyClaimOperation } from './claims.ts';
 import { delistServiceOperation, editServiceOperation, recheckServiceOperation, relistServiceOperation } from './owners.ts';
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
+import { checkEndpointOperation } from './check.ts';
 
 /**
  * Every public operation of the API, in the order the documentation lists them: REST routes, `/openapi.json`,
@@ -29,6 +30,7 @@ export const OPERATIONS: readonly Operation[] = [
   listServiceChangesOperation,
   submitServiceOperation,
   getSubmissionOperation,
+  checkEndpointOperation,
   createWebhookOperation,
   getWebhookOperation,
   listWebhookDeliveriesOperation,
