@@ -115,6 +115,7 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   await renderStatus(ctx);
   out.write('docs/index.html', await renderer.render('/docs', { site, docs: listRouteGroups(docsOptions) }));
   out.write('changes/index.html', await renderer.render('/changes', { site, changes: getRecentChangeRows(db) }));
+  out.write('check/index.html', await renderer.render('/check', { site }));
   writeFeeds(ctx, {
     path: '/feed', pagePath: '/', title: 'Payable-Service Index: recent changes',
     description: 'Services listed, going live or dark, changing price, terms, endpoints or flags.', changes: recentChanges(db, FEED_SIZE),
