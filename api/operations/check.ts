@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CheckResult } from '../../domain/check.ts';
 import { toServiceId } from '../../crawler/normalize.ts';
 import { assertPublicUrl, TargetError } from '../../crawler/targets.ts';
+import { noteFacilitators } from '../../data/facilitators.ts';
 import { getService } from '../../data/service-read.ts';
 import { apiError } from '../errors.ts';
 import { appLookupGate } from '../lookup-gate.ts';
@@ -66,6 +67,8 @@ async function runCheck(body: z.output<typeof CheckRequest>, context: OperationC
   const liveOffers = answer.challenges.filter((challenge) => challenge.valid).flatMap((challenge) => challenge.offers);
   const discovery = await readHostDiscovery(url, liveOffers, agent.dispatcher);
   const service = getService(deps.db, toServiceId(url));
+  // Only a listed host's challenges add to the facilitator directory: anyone can check any URL.
+  if (service) noteFacilitators(deps.db, liveOffers.flatMap((offer) => (offer.facilitator ? [{ url: offer.facilitator, seenIn: 'challenge' as const }] : [])), checkedAt);
   return {
     url,
     checked_at: checkedAt,

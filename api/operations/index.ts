@@ -14,6 +14,7 @@ import { createClaimOperation, verifyClaimOperation } from './claims.ts';
 import { delistServiceOperation, editServiceOperation, recheckServiceOperation, relistServiceOperation } from './owners.ts';
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
 import { checkEndpointOperation } from './check.ts';
+import { listFacilitatorsOperation } from './facilitators.ts';
 
 /**
  * Every public operation of the API, in the order the documentation lists them: REST routes, `/openapi.json`,
@@ -31,6 +32,7 @@ export const OPERATIONS: readonly Operation[] = [
   submitServiceOperation,
   getSubmissionOperation,
   checkEndpointOperation,
+  listFacilitatorsOperation,
   createWebhookOperation,
   getWebhookOperation,
   listWebhookDeliveriesOperation,
