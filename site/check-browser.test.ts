@@ -6,6 +6,7 @@ import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import { parseAllowList } from '../crawler/targets.ts';
 import { startCheckFleet } from '../crawler/testing/check-fleet.ts';
+import { noteFacilitators, recordFacilitatorCheck } from '../data/facilitators.ts';
 import { createSite } from './build/site.ts';
 import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, SITE_URL, type FixtureSite } from './testing.ts';
 
@@ -24,10 +25,15 @@ let origin: string;
 let fleet: Awaited<ReturnType<typeof startCheckFleet>>;
 let close: () => Promise<void>;
 const db = openFixtureDatabase();
+const HOSTILE_FACILITATOR = 'https://evil.example/"><script>window.__xss=1</script>';
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`bash scripts/ensure-chromium.sh\``);
   fleet = await startCheckFleet();
+  noteFacilitators(db, [{ url: 'https://x402.org/facilitator', seenIn: 'directory' }, { url: HOSTILE_FACILITATOR, seenIn: 'challenge' }], FIXTURE_NOW.toISOString());
+  recordFacilitatorCheck(db, 'https://x402.org/facilitator', FIXTURE_NOW.toISOString(), {
+    kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:84532' }], extensions: ['bazaar', '<img src=x onerror="window.__xss=1">'],
+  });
   site = await buildFixtureSite(db);
   const pages = createSite(db, site.options);
   const config = testConfig({ allowPrivateTargets: parseAllowList('127.0.0.1') });
@@ -97,5 +103,21 @@ describe('/check in chromium', { timeout: 120_000 }, () => {
     await context.close();
     const html = await (await fetch(`${origin}/check`, { headers: { accept: 'text/html' } })).text();
     expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g)).toBeNull();
+  });
+
+  it('/facilitators lists each facilitator with its answer, kinds, extensions and services, escaped, without accessibility violations', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    await page.goto(`${origin}/`);
+    await page.click('footer a[href="/facilitators"]');
+    await page.waitForURL(`${origin}/facilitators`);
+    const rows = await page.locator('tbody tr').allInnerTexts();
+    expect(rows[0]).toContain('https://x402.org/facilitator');
+    expect(rows[0]).toContain('Answered');
+    expect(rows[0]).toContain('v2 exact eip155:84532');
+    expect(rows[0]).toContain('<img src=x onerror="window.__xss=1">');
+    expect(rows[1]).toContain('Not checked yet');
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DB } from '../../data/db.ts';
+import { listFacilitators } from '../../data/facilitators.ts';
 import { getDataTime, getServiceDataTime, listServiceIds } from '../../data/pages.ts';
 import { getStats } from '../../data/service-read.ts';
 import { listRouteGroups } from '../src/lib/docs.ts';
@@ -116,6 +117,7 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   out.write('docs/index.html', await renderer.render('/docs', { site, docs: listRouteGroups(docsOptions) }));
   out.write('changes/index.html', await renderer.render('/changes', { site, changes: getRecentChangeRows(db) }));
   out.write('check/index.html', await renderer.render('/check', { site }));
+  out.write('facilitators/index.html', await renderer.render('/facilitators', { site, facilitators: listFacilitators(db) }));
   writeFeeds(ctx, {
     path: '/feed', pagePath: '/', title: 'Payable-Service Index: recent changes',
     description: 'Services listed, going live or dark, changing price, terms, endpoints or flags.', changes: recentChanges(db, FEED_SIZE),
