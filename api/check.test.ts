@@ -22,10 +22,10 @@ let fleet: Awaited<ReturnType<typeof startCheckFleet>>;
 let forbidden: Awaited<ReturnType<typeof startCheckFleet>>;
 const servers: Array<ReturnType<typeof serveApp>> = [];
 
-async function listen(config: Partial<Config> = {}): Promise<string> {
+async function listen(config: Partial<Config> = {}, lookup?: (host: string) => Promise<string[]>): Promise<string> {
   const db = openTestDatabase();
   upsertServices(db, [makeService({ id: toServiceId(fleet.origin), endpoint: `${fleet.origin}/valid-x402` })], TEST_NOW.toISOString());
-  const app = createApp({ db, config: testConfig({ allowPrivateTargets: parseAllowList('127.0.0.1'), checkRateLimit: { limit: 1000, windowSeconds: 60 }, ...config }), now: () => new Date() });
+  const app = createApp({ db, config: testConfig({ allowPrivateTargets: parseAllowList('127.0.0.1'), checkRateLimit: { limit: 1000, windowSeconds: 60 }, ...config }), now: () => new Date(), lookup });
   const server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
   await server.ready();
   servers.push(server);
@@ -111,6 +111,9 @@ describe('POST /api/v1/check', () => {
     }
     const redirected = CheckResult.parse((await check(origin, { url: `${fleet.origin}/redirect?to=${encodeURIComponent(`${forbidden.origin}/valid-x402`)}` })).json);
     expect(redirected.problems).toMatchObject([{ code: 'no_challenge', where: 'connection', message: expect.stringContaining('refused: private address') }]);
+    const named = await listen({}, async (host) => (host === 'private.test' ? ['127.0.0.2'] : []));
+    expect((await check(named, { url: `http://private.test:${new URL(forbidden.origin).port}/valid-x402` })).json)
+      .toMatchObject({ error: { code: 'invalid_endpoint', message: expect.stringContaining('private address') } });
     expect(forbidden.requests).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  * classifier (crawler/classify.ts), so a check and the index never disagree on whether an endpoint is live.
  */
 import type { CheckChallenge, Problem } from '../../domain/check.ts';
-import { classifyProbe, type ProbeFacts, type ResponseHeaders } from '../classify.ts';
+import { classifyProbe, readHeader, type ProbeFacts } from '../classify.ts';
 import { isTestnetOnly } from '../flags.ts';
 import { diagnoseMpp } from './mpp.ts';
 import { toProblem } from './problems.ts';
@@ -14,12 +14,6 @@ export interface AnswerDiagnosis {
   live: boolean;
   challenges: CheckChallenge[];
   problems: Problem[];
-}
-
-function readHeader(headers: ResponseHeaders, name: string): string | null {
-  const value = headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /**

@@ -19,7 +19,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * RFC 9110 auth-params of one challenge (`name=token` or `name="quoted string"`), names lower-cased.
  * @example readAuthParams('Payment id="a", realm=api.test') // { id: 'a', realm: 'api.test' }
  */
-export function readAuthParams(challenge: string): Record<string, string> {
+function readAuthParams(challenge: string): Record<string, string> {
   const params: Record<string, string> = {};
   const pattern = /([A-Za-z0-9_-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g;
   for (const match of challenge.replace(/^\s*payment\s+/i, '').matchAll(pattern)) {
