@@ -117,7 +117,7 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   out.write('docs/index.html', await renderer.render('/docs', { site, docs: listRouteGroups(docsOptions) }));
   out.write('changes/index.html', await renderer.render('/changes', { site, changes: getRecentChangeRows(db) }));
   out.write('check/index.html', await renderer.render('/check', { site }));
-  out.write('facilitators/index.html', await renderer.render('/facilitators', { site, facilitators: listFacilitators(db) }));
+  await renderFacilitators(ctx);
   writeFeeds(ctx, {
     path: '/feed', pagePath: '/', title: 'Payable-Service Index: recent changes',
     description: 'Services listed, going live or dark, changing price, terms, endpoints or flags.', changes: recentChanges(db, FEED_SIZE),
@@ -135,6 +135,11 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
 /** `/status`, rendered after every pass, also one that changed no service. */
 export async function renderStatus(ctx: RenderContext): Promise<void> {
   ctx.out.write('status/index.html', await ctx.renderer.render('/status', { site: ctx.site, status: getStatusView(ctx.db, ctx.options.now()) }));
+}
+
+/** `/facilitators`, rendered after every pass like `/status`: its checks change no service. */
+export async function renderFacilitators(ctx: RenderContext): Promise<void> {
+  ctx.out.write('facilitators/index.html', await ctx.renderer.render('/facilitators', { site: ctx.site, facilitators: listFacilitators(ctx.db) }));
 }
 
 /** The home page for a query: the static first page, or a filtered page rendered on request. */
