@@ -27,7 +27,7 @@ export const PROBLEM_RULES: Readonly<Record<ProblemCode, ProblemRule>> = {
   },
   x402_missing_field: {
     severity: 'error',
-    rule: `${X402_V2} §5 (PaymentRequired, PaymentRequirements) and v1 PaymentRequirementsV1: required fields, as @x402/core's schemas check them.`,
+    rule: `${X402_V2}, PaymentRequired and PaymentRequirements (v1: PaymentRequirementsV1): required fields, as @x402/core's schemas check them.`,
     fix: 'Add the missing field; build the challenge with @x402/core so every required field is present.',
   },
   x402_version_mismatch: {

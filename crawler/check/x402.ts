@@ -125,7 +125,8 @@ function diagnoseWithSchema(json: Record<string, unknown>, version: 1 | 2, where
       return [toProblem('x402_version_mismatch', at, `An x402 v${version} entry states its price in ${otherPrice}, the field of x402 v${version === 2 ? 1 : 2}; v${version} reads ${field}.`)];
     }
     if (path[0] === 'accepts' && path.length === 1) return [];
-    return [toProblem('x402_missing_field', at, `${toFieldPath(path)} is missing or empty (${issue.message}).`)];
+    const state = readAt(json, path) === undefined ? 'is missing' : `is not valid (${issue.message})`;
+    return [toProblem('x402_missing_field', at, `${toFieldPath(path)} ${state}: @x402/core refuses the challenge without it.`)];
   });
 }
 
