@@ -13,6 +13,8 @@ export interface Config {
   /** `DNS_SERVERS`: the DNS servers asked for owners' TXT records and submitted hosts; empty: the system's. */
   dnsServers: string[];
   rateLimit: { limit: number; windowSeconds: number };
+  /** Sellers' checks (`POST /api/v1/check`) a client may run: each reaches another host now. */
+  checkRateLimit: { limit: number; windowSeconds: number };
   probeIntervalMs: number;
   discoveryIntervalMs: number;
   /** x402 facilitator that verifies and settles demo-service payments. */
@@ -26,6 +28,7 @@ export interface Config {
 }
 
 export const DEFAULT_RATE_LIMIT = { limit: 300, windowSeconds: 60 };
+export const CHECK_RATE_LIMIT = { limit: 6, windowSeconds: 60 };
 
 /**
  * Reads the configuration from the environment.
@@ -42,6 +45,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     allowPrivateTargets: parseAllowList(env.ALLOW_PRIVATE_TARGETS),
     dnsServers: parseDnsServers(env.DNS_SERVERS),
     rateLimit: DEFAULT_RATE_LIMIT,
+    checkRateLimit: CHECK_RATE_LIMIT,
     probeIntervalMs: toDurationMs('PROBE_INTERVAL', env.PROBE_INTERVAL, 5 * 60_000),
     discoveryIntervalMs: toDurationMs('DISCOVERY_INTERVAL', env.DISCOVERY_INTERVAL, 60 * 60_000),
     facilitatorUrl: env.FACILITATOR_URL || 'https://www.x402.org/facilitator',

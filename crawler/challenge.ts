@@ -59,7 +59,7 @@ const V2Entry = z.object({ scheme: text, network: text, amount: z.string().regex
 const V1Entry = z.object({ scheme: text, network: text, maxAmountRequired: text, payTo: text, asset: text });
 
 /** Minor units of the ISO 4217 currencies MPP fiat methods (Stripe) name. */
-const ISO_DECIMALS: ReadonlyMap<string, number> = new Map([['usd', 2]]);
+export const ISO_DECIMALS: ReadonlyMap<string, number> = new Map([['usd', 2]]);
 
 interface OfferFacts {
   chain: string | null;
@@ -115,7 +115,7 @@ function readPaymentRequired(json: Record<string, unknown>, version: 1 | 2, sign
  * base64url `-`/`_` to `+`/`/`, restores padding.
  * Returns null when it cannot be base64 at all.
  */
-function toCanonicalBase64(value: string): string | null {
+export function toCanonicalBase64(value: string): string | null {
   const bare = value.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
   if (!/^[A-Za-z0-9+/]*$/.test(bare) || bare.length % 4 === 1) return null;
   return bare.padEnd(Math.ceil(bare.length / 4) * 4, '=');
@@ -157,7 +157,7 @@ export function readX402Body(json: unknown): ChallengeRead {
  * Offsets where a `Payment` auth scheme starts in a (possibly comma-joined) `WWW-Authenticate`
  * value: the token followed by whitespace, at the start or after a comma, outside quoted strings.
  */
-function findPaymentSchemes(value: string): number[] {
+export function findPaymentSchemes(value: string): number[] {
   const starts: number[] = [];
   let inQuotes = false;
   for (let i = 0; i < value.length; i++) {
@@ -189,7 +189,7 @@ function isAtSchemeBoundary(value: string, at: number): boolean {
 const CHAIN_ID_METHODS: ReadonlySet<string> = new Set(['tempo', 'evm']);
 
 /** The chain of an MPP challenge: `methodDetails.chainId` (EVM), else the method when it alone names a chain. */
-function toMppChain(method: string, request: Record<string, unknown>): string | null {
+export function toMppChain(method: string, request: Record<string, unknown>): string | null {
   const chainId = isRecord(request.methodDetails) ? request.methodDetails.chainId : undefined;
   if ((typeof chainId === 'number' && Number.isSafeInteger(chainId)) || (typeof chainId === 'string' && /^\d+$/.test(chainId))) {
     return toChainName(`eip155:${chainId}`);

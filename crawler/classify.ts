@@ -109,7 +109,7 @@ function notOk(reason: string): ProbeResult {
 }
 
 /** A header's value; repeated headers comma-joined, as fetch joins them. */
-function readHeader(headers: ResponseHeaders, name: string): string | null {
+export function readHeader(headers: ResponseHeaders, name: string): string | null {
   const value = headers[name];
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;

@@ -102,6 +102,8 @@ export interface ProbeOptions {
   now?: () => Date;
   /** Whether a GET answered 404/405/400/422 is tried again as POST; default true (false: the method as given only). */
   fallback?: boolean;
+  /** Whether the outcome keeps the chosen request's answer (`answer`): a seller's check reads its headers and body. */
+  keepAnswer?: boolean;
 }
 
 /** The probe record (`ProbeInput` without the service id) plus what the challenge stated. */
@@ -113,6 +115,8 @@ export interface ProbeOutcome extends Omit<ProbeInput, 'service_id'> {
   notes: string[];
   /** Every valid challenge decoded only leniently (`classifyProbe`). */
   lenient: boolean;
+  /** What the chosen request observed, when `keepAnswer` asked for it. */
+  answer?: ProbeFacts;
 }
 
 /** One request as sent, with redirects followed. */
@@ -359,6 +363,7 @@ export async function probeEndpoint(target: ProbeTarget, options: ProbeOptions):
       signals: result.signals,
       notes: result.notes,
       lenient: result.lenient,
+      ...(options.keepAnswer ? { answer: chosen.facts } : {}),
     };
   } finally {
     clearTimeout(timer);

@@ -5,6 +5,7 @@ import { PROBE_HISTORY } from '../data/probe-read.ts';
 import type { DirectoryConfig } from './directories.ts';
 import type { DiscoveredEndpoint } from './discovered.ts';
 import { discover, type DiscoverySummary } from './discover.ts';
+import { checkFacilitators, type FacilitatorPassSummary } from './facilitators.ts';
 import type { ProbeAgent } from './probe.ts';
 import { probePass, type ProbePassSummary } from './probe-pass.ts';
 import { processSubmissions, type SubmissionsSummary } from './submissions.ts';
@@ -25,6 +26,8 @@ export interface CrawlOptions {
   timeoutMs?: number;
   /** Checks beyond the main probes a pass may make (crawler/probe-pass.ts); default a fifth of its probes. */
   checkBudget?: number;
+  /** The facilitators of the configuration: when given, every facilitator seen is checked (at most hourly) after the probes. */
+  facilitators?: readonly string[];
   now: () => Date;
   onPhase?: (phase: 'discovery' | 'probes' | 'submissions') => void;
   onProbe?: (done: number, total: number) => void;
@@ -35,6 +38,7 @@ export interface CrawlSummary {
   discovery: DiscoverySummary | null;
   probes: ProbePassSummary | null;
   submissions: SubmissionsSummary | null;
+  facilitators: FacilitatorPassSummary | null;
   errors: string[];
 }
 
@@ -70,7 +74,7 @@ export async function runCrawl(db: DB, options: CrawlOptions): Promise<CrawlSumm
   closeInterruptedCrawlRuns(db, isRunProcessGone, startedAt);
   const runId = startCrawlRun(db, kind, startedAt, process.pid);
   openRuns.add(runId);
-  const summary: CrawlSummary = { run_id: runId, discovery: null, probes: null, submissions: null, errors: [] };
+  const summary: CrawlSummary = { run_id: runId, discovery: null, probes: null, submissions: null, facilitators: null, errors: [] };
   try {
     if (options.discover) {
       options.onPhase?.('discovery');
@@ -82,6 +86,7 @@ export async function runCrawl(db: DB, options: CrawlOptions): Promise<CrawlSumm
       summary.probes = await probePass(db, options);
       options.onPhase?.('submissions');
       summary.submissions = await processSubmissions(db, options);
+      if (options.facilitators) summary.facilitators = await checkFacilitators(db, { ...options, configured: options.facilitators });
       keepHistoryBounded(db, options.now());
     }
     finish(db, summary, options.now(), 'finished');

@@ -37,6 +37,7 @@ export const PUBLIC_TABLES: Readonly<Record<string, readonly string[]>> = {
   service_tallies: ['id', 'total', 'live', 'probed', 'dual_rail', 'last_probe_at'],
   facet_tallies: ['facet', 'size', 'live'],
   asset_symbols: ['key', 'symbol'],
+  facilitators: ['url', 'seen_in', 'first_seen', 'checked_at', 'live', 'error', 'kinds', 'extensions'],
   services_fts: ['rowid', 'name', 'category', 'description', 'endpoints'],
 };
 

@@ -83,6 +83,7 @@ function printSummary(summary: CrawlSummary): void {
     console.log(`checks: ${probes.endpoint_checks} listed endpoints, ${probes.wildcard_checks} random paths`);
     for (const [reason, count] of Object.entries(probes.not_live).sort((a, b) => b[1] - a[1])) console.log(`  ${String(count).padStart(6)}  ${reason}`);
   }
+  if (summary.facilitators) console.log(`facilitators: ${summary.facilitators.checked} checked, ${summary.facilitators.live} answered /supported`);
   if (submissions) console.log(`submissions: ${submissions.probed} probed, ${submissions.listed} listed, ${submissions.still_queued} still queued, ${submissions.rejected} rejected`);
 }
 
@@ -115,6 +116,7 @@ async function main(): Promise<number> {
       ...args,
       directories: [...args.directories, ...ownCatalog],
       agent,
+      facilitators: [config.facilitatorUrl],
       extra: args.discover ? parseAcp(acpMerchants, null).endpoints : [],
       now: () => new Date(),
       onPhase: (phase) => console.error(`${phase}...`),

@@ -13,6 +13,8 @@ import {
 import { createClaimOperation, verifyClaimOperation } from './claims.ts';
 import { delistServiceOperation, editServiceOperation, recheckServiceOperation, relistServiceOperation } from './owners.ts';
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
+import { checkEndpointOperation } from './check.ts';
+import { listFacilitatorsOperation } from './facilitators.ts';
 
 /**
  * Every public operation of the API, in the order the documentation lists them: REST routes, `/openapi.json`,
@@ -29,6 +31,8 @@ export const OPERATIONS: readonly Operation[] = [
   listServiceChangesOperation,
   submitServiceOperation,
   getSubmissionOperation,
+  checkEndpointOperation,
+  listFacilitatorsOperation,
   createWebhookOperation,
   getWebhookOperation,
   listWebhookDeliveriesOperation,

@@ -1,3 +1,4 @@
+import { noteFacilitators, recordFacilitatorCheck } from '../../data/facilitators.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,6 +69,8 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
     db = openDatabase(join(dir, 'index.db'));
     const claim = createClaim(db, { service_id: 'dual-example-com', secret_digest: 'b'.repeat(64), client: '198.51.100.41', now: FIXTURE_NOW });
     verifyClaim(db, claim, 'a'.repeat(64), FIXTURE_NOW.toISOString());
+    noteFacilitators(db, [{ url: 'https://facilitator.example.org', seenIn: 'challenge' }], FIXTURE_NOW.toISOString());
+    recordFacilitatorCheck(db, 'https://facilitator.example.org', FIXTURE_NOW.toISOString(), { kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }], extensions: ['bazaar'] });
     site = await buildFixtureSite(db);
     await publishCopy();
     primary = serveApp(createApp({ db, config: testConfig(), now: () => new Date() }), { hostname: '127.0.0.1', port: 0 });
@@ -113,7 +116,7 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
   it("answers every read as the primary does, and serves the pages from its copy", async () => {
     for (const path of ['/api/v1/services?limit=50', '/api/v1/services/alpha-example-com', '/api/v1/stats', '/api/v1/services?sort=price&rail=x402',
       '/api/v1/services/batch?ids=alpha-example-com,down-example-com', '/api/v1/services/many-example-com', '/api/v1/services/dual-example-com',
-      '/api/v1/changes', '/api/v1/services/alpha-example-com/changes', '/api/v1/status']) {
+      '/api/v1/changes', '/api/v1/services/alpha-example-com/changes', '/api/v1/status', '/api/v1/facilitators']) {
       expect(await json(replicaUrl, path), path).toEqual(await json(primaryUrl, path));
     }
     const page = await fetch(`${replicaUrl}/services/alpha-example-com`);

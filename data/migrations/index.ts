@@ -14,6 +14,7 @@ import * as webhooks from './013-webhooks.ts';
 import * as owners from './014-owners.ts';
 import * as probeTimes from './015-probe-times.ts';
 import * as claimSecrets from './016-claim-secrets.ts';
+import * as facilitators from './017-facilitators.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -37,4 +38,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '014-owners', ...owners },
   { name: '015-probe-times', ...probeTimes },
   { name: '016-claim-secrets', ...claimSecrets },
+  { name: '017-facilitators', ...facilitators },
 ];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceDetail, ServiceList, Stats } from '../../domain/schemas.ts';
 import type { DB } from '../../data/db.ts';
+import { noteFacilitators, recordFacilitatorCheck } from '../../data/facilitators.ts';
 import { recordProbe } from '../../data/probes.ts';
 import { upsertServices } from '../../data/services.ts';
 import { makeService } from '../../data/testing.ts';
@@ -201,6 +202,20 @@ describe('rebuilds and incremental renders', () => {
       expect(JSON.parse(read(site, 'snapshots/services/fresh-example-com.json')).live).toBe(true);
       expect(untouched.map(mtime)).toEqual(before);
       expect(readdirSync(join(site.distDir, 'services', 'fresh-example-com')).filter((name) => name.includes('.tmp-'))).toEqual([]);
+    } finally {
+      site.remove();
+    }
+  });
+
+  it('renders /facilitators after a pass whose facilitator checks changed no service', async () => {
+    const db = openFixtureDatabase();
+    const site = await buildFixtureSite(db);
+    try {
+      expect(pageText(site, 'facilitators/index.html')).toContain('No facilitator seen yet');
+      noteFacilitators(db, [{ url: 'https://x402.org/facilitator', seenIn: 'directory' }], FIXTURE_NOW.toISOString());
+      recordFacilitatorCheck(db, 'https://x402.org/facilitator', FIXTURE_NOW.toISOString(), { kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:84532' }], extensions: [] });
+      expect(await refreshSite(db, site.options)).toMatchObject({ rendered: 0, removed: 0 });
+      expect(pageText(site, 'facilitators/index.html')).toContain('v2 exact eip155:84532');
     } finally {
       site.remove();
     }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DB } from '../../data/db.ts';
+import { listFacilitators } from '../../data/facilitators.ts';
 import { getDataTime, getServiceDataTime, listServiceIds } from '../../data/pages.ts';
 import { getStats } from '../../data/service-read.ts';
 import { listRouteGroups } from '../src/lib/docs.ts';
@@ -115,6 +116,8 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   await renderStatus(ctx);
   out.write('docs/index.html', await renderer.render('/docs', { site, docs: listRouteGroups(docsOptions) }));
   out.write('changes/index.html', await renderer.render('/changes', { site, changes: getRecentChangeRows(db) }));
+  out.write('check/index.html', await renderer.render('/check', { site }));
+  await renderFacilitators(ctx);
   writeFeeds(ctx, {
     path: '/feed', pagePath: '/', title: 'Payable-Service Index: recent changes',
     description: 'Services listed, going live or dark, changing price, terms, endpoints or flags.', changes: recentChanges(db, FEED_SIZE),
@@ -132,6 +135,11 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
 /** `/status`, rendered after every pass, also one that changed no service. */
 export async function renderStatus(ctx: RenderContext): Promise<void> {
   ctx.out.write('status/index.html', await ctx.renderer.render('/status', { site: ctx.site, status: getStatusView(ctx.db, ctx.options.now()) }));
+}
+
+/** `/facilitators`, rendered after every pass like `/status`: its checks change no service. */
+export async function renderFacilitators(ctx: RenderContext): Promise<void> {
+  ctx.out.write('facilitators/index.html', await ctx.renderer.render('/facilitators', { site: ctx.site, facilitators: listFacilitators(ctx.db) }));
 }
 
 /** The home page for a query: the static first page, or a filtered page rendered on request. */

@@ -5,7 +5,7 @@ import { getCompiled } from './compile.ts';
 import { forEachConcurrent } from './concurrent.ts';
 import { withLock } from './lock.ts';
 import { createOutput } from './output.ts';
-import { listRenderedIds, renderService, renderSitePages, renderStatus, toRenderContext, type SiteOptions } from './pages.ts';
+import { listRenderedIds, renderFacilitators, renderService, renderSitePages, renderStatus, toRenderContext, type SiteOptions } from './pages.ts';
 import { getCurrentRelease, readBuildInfo, writeBuildInfo } from './release.ts';
 import { loadRenderer } from './render.ts';
 
@@ -77,8 +77,9 @@ async function renderInto(db: DB, options: RefreshOptions, plan: Plan): Promise<
   const out = createOutput(release, { atomic: true });
   const ctx = toRenderContext(db, renderer, out, options);
   if (ids.length === 0 && removed.length === 0) {
-    // The status page follows every pass, also one that changed no service.
+    // The status and facilitator pages follow every pass, also one that changed no service.
     await renderStatus(ctx);
+    await renderFacilitators(ctx);
     return { rendered: 0, removed: 0, pages: 0, seconds: 0 };
   }
   let pages = 0;

@@ -29,6 +29,8 @@ export interface PageLocals {
   /** The recent changes page, and a listing page's follow sections. */
   changes?: import('./follow.ts').ChangeRowView[];
   follow?: import('./follow.ts').FollowView;
+  /** The facilitator directory (`/facilitators`). */
+  facilitators?: import('../../../domain/facilitators.ts').Facilitator[];
 }
 
 /**
