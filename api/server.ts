@@ -33,7 +33,7 @@ if (seeded > 0) console.log(`seeded ${seeded} services from the embedded default
 // The site is built before serving when missing or older than the data, and follows the data after each pass.
 const site = createSite(db, readSiteOptions(process.env, config, (line) => console.log(`[site] ${line}`)));
 await site.ensureBuilt().catch((error) => console.error(`[site] not built, serving the API only: ${error instanceof Error ? error.message : error}`));
-const renderHome = (params: URLSearchParams) => site.renderHome(params);
+const pages = { distDir: site.distDir, renderHome: site.renderHome, renderPurchase: site.renderPurchase };
 
 const refreshSite = () => site.refresh().then(() => undefined, (error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`));
 
@@ -45,7 +45,7 @@ const deliveries = startDeliverySchedule({
 
 // An owner's edit, delisting or recheck is a change: its pages re-render and its deliveries go, as after a crawl pass.
 const onDataChanged = () => void (deliveries.wake(), refreshSite());
-const server = serveApp(createApp({ db, config, now: () => new Date(), site: { distDir: site.distDir, renderHome }, onDataChanged }), {
+const server = serveApp(createApp({ db, config, now: () => new Date(), site: pages, onDataChanged }), {
   hostname: config.host,
   port: config.port,
 });

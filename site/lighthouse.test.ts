@@ -39,7 +39,7 @@ beforeAll(async () => {
   const db = openFixtureDatabase();
   site = await buildFixtureSite(db);
   const pages = createSite(db, site.options);
-  const server = serveApp(createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome } }), {
+  const server = serveApp(createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome, renderPurchase: pages.renderPurchase } }), {
     hostname: '127.0.0.1',
     port: 0,
   });
