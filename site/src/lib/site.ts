@@ -29,6 +29,10 @@ export interface PageLocals {
   /** The recent changes page, and a listing page's follow sections. */
   changes?: import('./follow.ts').ChangeRowView[];
   follow?: import('./follow.ts').FollowView;
+  /** The page of a document that is also served as Markdown (/pricing, /docs/purchase). */
+  document?: import('./documents/document.ts').IndexDocument;
+  /** The owner's approval page of one purchase. */
+  purchase?: import('./purchase/view.ts').ApprovalView;
 }
 
 /**
