@@ -85,7 +85,7 @@ describe('the crawler status', () => {
     expect(page).toContain('Crawler status');
     expect(page).toContain(BROKEN_DIRECTORY);
     expect(page).toContain(broken.error!.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;'));
-    expect(page).toContain(`${fleet.endpoints.length} services`);
+    expect(page).toContain(`<dt>Services probed</dt><dd>${fleet.endpoints.length} `);
     // The failed directory's mark is the badge's own glyph (drawn by the style sheet), once; the outcomes have their heading.
     expect(page).not.toContain('✕');
     expect(page.match(/<span class="badge bad">failed<\/span>/g)).toHaveLength(1);

@@ -49,7 +49,7 @@ export function toStatusView(status: IndexStatus): StatusView {
     probe: probe && {
       ...toPass('Last probe pass', probe),
       facts: [
-        { label: 'Probed', value: plural(probe.probed, 'service'), note: 'one request to each main endpoint' },
+        { label: 'Services probed', value: probe.probed.toLocaleString('en-US'), note: 'one request to each main endpoint' },
         { label: 'Challenge detected', value: probe.live.toLocaleString('en-US'), note: 'answered a valid payment challenge' },
         { label: 'Answered at all', value: probe.reached.toLocaleString('en-US'), note: 'any HTTP answer, challenge or not; this index\'s own demo services count too' },
       ],
