@@ -1,4 +1,4 @@
-import { startCrawlSchedule } from '../crawler/schedule.ts';
+import { formatInterval, startCrawlSchedule } from '../crawler/schedule.ts';
 import { openDatabase } from '../data/db.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
 import { readSiteOptions } from '../site/build/config.ts';
@@ -51,6 +51,11 @@ const server = serveApp(createApp({ db, config, now: () => new Date(), site: pag
 });
 await server.ready();
 console.log(`Payable-Service Index listening on ${server.url}`);
+console.log(`Open ${config.baseUrl ?? new URL(server.url!).origin}/ in a browser; the API is under /api/v1 (/docs explains it).`);
+console.log(process.argv.includes('--no-crawl')
+  ? 'No probe passes (--no-crawl): liveness stays as the database holds it.'
+  : `A probe pass now and every ${formatInterval(config.probeIntervalMs)} (PROBE_INTERVAL); the directories are read every ` +
+    `${formatInterval(config.discoveryIntervalMs)} (DISCOVERY_INTERVAL). Each pass's outcome: /status.`);
 
 const stopCrawls = process.argv.includes('--no-crawl')
   ? async () => {}
@@ -66,10 +71,12 @@ const stopCrawls = process.argv.includes('--no-crawl')
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
+    console.log('Stopping: the pass in flight and the webhook worker end first.');
     await stopCrawls();
     await deliveries.stop();
     await server.close(true);
     db.close();
+    console.log('Payable-Service Index stopped. Goodbye.');
     process.exit(0);
   });
 }
