@@ -127,10 +127,8 @@ export function startApprovalPage(doc: Document, win: Window & WalletHost): void
     event.preventDefault();
     void decline();
   });
-  say(ui.progress, 'Loading the purchase…');
-  load()
-    .then(() => say(ui.progress, ''))
-    .catch(() => say(ui.problem, 'The purchase could not be loaded. Check the connection and reload.'));
+  // The server rendered the purchase: reading it again only brings the page up to date, without a word that shifts it.
+  load().catch(() => say(ui.problem, 'The purchase could not be loaded. Check the connection and reload.'));
 }
 
 function say(target: HTMLElement, text: string): void {
