@@ -156,6 +156,8 @@ describe('a newcomer\'s first look, in chromium', { timeout: 120_000 }, () => {
       expect(await page.locator('header a[href="/owners"], footer a[href="/owners"]').count(), path).toBeGreaterThan(0);
       expect(await page.locator('footer a[href$=".md"]').count(), `${path}: the footer links pages, not raw Markdown`).toBe(0);
     }
+    const navRows = await page.locator('header nav li').evaluateAll((items) => new Set(items.map((item) => Math.round(item.getBoundingClientRect().top))).size);
+    expect(navRows, 'the navigation on one line at 390 px').toBe(1);
     await page.goto(`${origin}/services/alpha-example-com`);
     const claim = page.getByRole('region', { name: 'Is this your service?' });
     await claim.getByRole('link', { name: 'Claim this listing' }).click();
