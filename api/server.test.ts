@@ -209,7 +209,8 @@ describe('npm start', () => {
     } finally {
       await stop();
     }
-    expect(output()).toMatch(/Payable-Service Index stopped\. Goodbye\.\n$/);
+    expect(output()).toMatch(/\nStopping: [^\n]+\nPayable-Service Index stopped\. Goodbye\.\n$/);
+    expect(output().match(/Stopping:/g), 'one stop, however many signals').toHaveLength(1);
   });
 
   it('probes on a schedule, recording what cannot be reached as not live, and says how often', async () => {

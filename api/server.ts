@@ -69,8 +69,12 @@ const stopCrawls = process.argv.includes('--no-crawl')
       onPassProgress: refreshSite,
     });
 
+// npm passes a Ctrl-C on to this process as well: the second signal of one stop is not a second stop.
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
     console.log('Stopping: the pass in flight and the webhook worker end first.');
     await stopCrawls();
     await deliveries.stop();
