@@ -159,6 +159,7 @@ describe('a newcomer\'s first look, in chromium', { timeout: 120_000 }, () => {
     const navRows = await page.locator('header nav li').evaluateAll((items) => new Set(items.map((item) => Math.round(item.getBoundingClientRect().top))).size);
     expect(navRows, 'the navigation on one line at 390 px').toBe(1);
     await page.goto(`${origin}/services/alpha-example-com`);
+    expect(await page.getByRole('link', { name: 'Is it yours?' }).getAttribute('href'), 'from the key facts, near the top').toBe('#claim');
     const claim = page.getByRole('region', { name: 'Is this your service?' });
     await claim.getByRole('link', { name: 'Claim this listing' }).click();
     await page.waitForURL(`${origin}/owners#claim`);
