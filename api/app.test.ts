@@ -409,6 +409,7 @@ describe('GET /openapi.json', () => {
       '/api/v1/claims', '/api/v1/claims/{id}/verify', '/api/v1/services/{id}/delist', '/api/v1/services/{id}/relist', '/api/v1/services/{id}/recheck',
       // The purchase preview (api/purchase/openapi.ts): the catalog, purchases, and one path per demo service.
       '/api/v1/purchase', '/api/v1/purchase/services/{id}', '/api/v1/purchases', '/api/v1/purchases/{id}', '/api/v1/purchases/{id}/approval',
+      '/api/v1/purchases/{id}/decline',
       '/api/demo/market', ...['audio-transcription', 'contract-screening', 'image-creation', 'job-search', 'product-search', 'specialist-research',
         'wallet-briefing', 'web-search', 'website-performance', 'whitepaper-extraction'].map((name) => `/api/demo/services/${name}`),
     ].sort());

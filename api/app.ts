@@ -17,6 +17,8 @@ import { OPERATIONS } from './operations/index.ts';
 import { toOwnOrigin } from './origin.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit.ts';
 import { createSiteHandler, type StaticSiteOptions } from './static.ts';
+import { getPurchase } from '../data/purchases.ts';
+import type { Purchase } from './purchase/schemas.ts';
 
 /** What every route needs, passed in so tests can give their own. */
 export interface AppDeps {
@@ -117,7 +119,7 @@ export function createApp(deps: AppDeps): App {
     h3.on(route.method, route.path, route.handler);
     if (route.method === 'GET') h3.on('HEAD', route.path, route.handler);
   }
-  const site = deps.site ? createSiteHandler(deps.site) : null;
+  const site = deps.site ? createSiteHandler(deps.site, (id, event) => findPurchase(deps, id, toOwnOrigin(event, deps.config))) : null;
   h3.all('/**', async (event) => {
     const page = event.req.method === 'GET' || event.req.method === 'HEAD';
     const answer = site && page && !isApiPath(event.url.pathname) ? await site(event) : null;
@@ -165,4 +167,12 @@ function unroutable(routes: Route[], event: H3Event) {
 function toPattern(path: string): RegExp {
   const literal = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^${literal.replace(/:\w+/g, '[^/]+')}/?$`);
+}
+
+/** A purchase as its approval page shows it; the view (with viem) loads on the first one, as the purchase routes do. */
+async function findPurchase(deps: AppDeps, id: string, origin: string): Promise<Purchase | null> {
+  const record = getPurchase(deps.db, id, deps.now());
+  if (!record) return null;
+  const { toPurchaseView } = await import('./purchase/view.ts');
+  return toPurchaseView(record, origin);
 }

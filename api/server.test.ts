@@ -185,11 +185,13 @@ describe('npm start', () => {
       await exited;
       for (let i = 0; i < 100 && isGroupAlive(child.pid!); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     };
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
     const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
       const timer = setTimeout(() => reject(new Error(`no URL logged: ${output}`)), 20_000);
-      child.stdout.on('data', (chunk) => {
-        output += chunk;
+      child.stdout.on('data', () => {
         const match = /listening on (http:\/\/\S+)/.exec(output);
         if (match) {
           clearTimeout(timer);
@@ -201,12 +203,14 @@ describe('npm start', () => {
       await stop();
       throw error;
     });
-    return { url, stop };
+    return { url, stop, output: () => output };
   }
 
-  it('creates and seeds a new database, serves the index and logs its URL', async () => {
-    const { url, stop } = await start(['--no-crawl'], { DATABASE_PATH: join(dir, 'nested', 'index.db') });
+  it('creates and seeds a new database, serves the index, says where to open it, and says goodbye', async () => {
+    const { url, stop, output } = await start(['--no-crawl'], { DATABASE_PATH: join(dir, 'nested', 'index.db') });
     try {
+      await expect.poll(output).toContain(`Open ${new URL(url).origin}/ in a browser`);
+      expect(output()).toContain('No probe passes (--no-crawl)');
       const stats = await (await fetch(new URL('/api/v1/stats', url))).json();
       expect(stats.total).toBeGreaterThan(300);
       expect(stats.live).toBe(0);
@@ -226,11 +230,14 @@ describe('npm start', () => {
     } finally {
       await stop();
     }
+    expect(output()).toMatch(/\nStopping: [^\n]+\nPayable-Service Index stopped\. Goodbye\.\n$/);
+    expect(output().match(/Stopping:/g), 'one stop, however many signals').toHaveLength(1);
   });
 
-  it('probes on a schedule, recording what cannot be reached as not live', async () => {
-    const { url, stop } = await start([], { DATABASE_PATH: join(dir, 'scheduled.db'), DISCOVERY_INTERVAL: '1h', PROBE_INTERVAL: '1h' });
+  it('probes on a schedule, recording what cannot be reached as not live, and says how often', async () => {
+    const { url, stop, output } = await start([], { DATABASE_PATH: join(dir, 'scheduled.db'), DISCOVERY_INTERVAL: '1h', PROBE_INTERVAL: '1h' });
     try {
+      await expect.poll(output).toContain('A probe pass now and every 1 h (PROBE_INTERVAL); the directories are read every 1 h (DISCOVERY_INTERVAL).');
       let stats = { last_probe_at: null as string | null, probed: 0 };
       for (let i = 0; i < 100 && stats.last_probe_at === null; i++) {
         await new Promise((resolve) => setTimeout(resolve, 200));

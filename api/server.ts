@@ -1,4 +1,4 @@
-import { startCrawlSchedule } from '../crawler/schedule.ts';
+import { formatInterval, startCrawlSchedule } from '../crawler/schedule.ts';
 import { openDatabase } from '../data/db.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
 import { readSiteOptions } from '../site/build/config.ts';
@@ -33,7 +33,7 @@ if (seeded > 0) console.log(`seeded ${seeded} services from the embedded default
 // The site is built before serving when missing or older than the data, and follows the data after each pass.
 const site = createSite(db, readSiteOptions(process.env, config, (line) => console.log(`[site] ${line}`)));
 await site.ensureBuilt().catch((error) => console.error(`[site] not built, serving the API only: ${error instanceof Error ? error.message : error}`));
-const renderHome = (params: URLSearchParams) => site.renderHome(params);
+const pages = { distDir: site.distDir, renderHome: site.renderHome, renderPurchase: site.renderPurchase };
 
 const refreshSite = () => site.refresh().then(() => undefined, (error) => console.error(`[site] refresh failed: ${error instanceof Error ? error.message : error}`));
 
@@ -45,12 +45,17 @@ const deliveries = startDeliverySchedule({
 
 // An owner's edit, delisting or recheck is a change: its pages re-render and its deliveries go, as after a crawl pass.
 const onDataChanged = () => void (deliveries.wake(), refreshSite());
-const server = serveApp(createApp({ db, config, now: () => new Date(), site: { distDir: site.distDir, renderHome }, onDataChanged }), {
+const server = serveApp(createApp({ db, config, now: () => new Date(), site: pages, onDataChanged }), {
   hostname: config.host,
   port: config.port,
 });
 await server.ready();
 console.log(`Payable-Service Index listening on ${server.url}`);
+console.log(`Open ${config.baseUrl ?? new URL(server.url!).origin}/ in a browser; the API is under /api/v1 (/docs explains it).`);
+console.log(process.argv.includes('--no-crawl')
+  ? 'No probe passes (--no-crawl): liveness stays as the database holds it.'
+  : `A probe pass now and every ${formatInterval(config.probeIntervalMs)} (PROBE_INTERVAL); the directories are read every ` +
+    `${formatInterval(config.discoveryIntervalMs)} (DISCOVERY_INTERVAL). Each pass's outcome: /status.`);
 
 const stopCrawls = process.argv.includes('--no-crawl')
   ? async () => {}
@@ -64,12 +69,18 @@ const stopCrawls = process.argv.includes('--no-crawl')
       onPassProgress: refreshSite,
     });
 
+// npm passes a Ctrl-C on to this process as well: the second signal of one stop is not a second stop.
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('Stopping: the pass in flight and the webhook worker end first.');
     await stopCrawls();
     await deliveries.stop();
     await server.close(true);
     db.close();
+    console.log('Payable-Service Index stopped. Goodbye.');
     process.exit(0);
   });
 }

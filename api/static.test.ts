@@ -1,4 +1,4 @@
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../data/db.ts';
@@ -15,7 +15,7 @@ describe('serving the built site (api/static.ts)', () => {
     db = openFixtureDatabase();
     site = await buildFixtureSite(db);
     const pages = createSite(db, site.options);
-    const app = createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome } });
+    const app = createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome, renderPurchase: pages.renderPurchase } });
     request = async (path, init) => app.request(path, init);
   });
   afterAll(() => site?.remove());
@@ -123,12 +123,24 @@ describe('serving the built site (api/static.ts)', () => {
     expect(await (await request('/?utm_source=x')).text()).toContain('Showing 1–6 of 6 services');
   });
 
-  it('serves the purchase approval page for /purchase/{id} when the site has one', async () => {
-    writeFileSync(join(site.distDir, 'purchase.html'), '<!doctype html><title>Approve</title>');
-    const response = await request('/purchase/pur_123');
+  it('renders the approval page of /purchase/{id} with the purchase, never cached; an unknown purchase is a 404', async () => {
+    const created = await request('/api/v1/purchases', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service_id: 'index-demo-web-search', params: { query_id: 'x402-facilitators' } }),
+    });
+    const { id } = await created.json() as { id: string };
+    const response = await request(`/purchase/${id}`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain('Approve');
-    expect(response.headers.get('content-security-policy')).toBeNull();
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy'), 'the page sets its own policy').toBeNull();
+    const html = await response.text();
+    expect(html).toContain('0.003 USDC (3000 atomic units)');
+    expect(html).toContain(`action="/api/v1/purchases/${id}/decline"`);
+
+    const unknown = await request('/purchase/pur_nothing', { headers: { accept: 'text/html' } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain("This page isn't here");
+    const agent = await request('/purchase/pur_nothing');
+    expect([agent.status, (await agent.json() as { error: { code: string } }).error.code]).toEqual([404, 'not_found']);
   });
 
   it('answers 503 with a hint while no site is built', async () => {

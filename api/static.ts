@@ -3,13 +3,14 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { H3Event } from 'h3';
+import type { Purchase } from './purchase/schemas.ts';
 import { ASSET_CACHE, ASSET_DIR, FILE_TYPES as TYPES, PAGE_CACHE, toContentType } from '../site/build/headers.ts';
 import { fastResponse, matchesEtag } from './http.ts';
 
 /**
  * Serving the built site (`dist/`, see site/build/) from the h3 server, after the API routes: files with their
- * type and caching headers, `/services/{id}` from `services/{id}/index.html`, the home page for a query
- * rendered on request (so the search form works without JavaScript), and for anything else the site's 404 page as
+ * type and caching headers, `/services/{id}` from `services/{id}/index.html`, the home page for a query and a
+ * purchase's approval page rendered on request (so both work without JavaScript), and for anything else the site's 404 page as
  * HTML with status 404 to a browser (which asks for `text/html`); to any other client nothing, for the app to answer
  * in the API's Error shape. Paths under `/api/` never reach it.
  */
@@ -19,9 +20,16 @@ export interface StaticSiteOptions {
   distDir: string;
   /** The home page for a query (`/?rail=x402`), or null for the static first page. */
   renderHome?: (params: URLSearchParams) => Promise<string | null>;
+  /** The owner's approval page of a purchase, or null when no site is compiled to render it. */
+  renderPurchase?: (purchase: Purchase) => Promise<string | null>;
 }
 
+/** A purchase by id as the approval page shows it, or null when there is none (given by the app, which holds the data). */
+export type FindPurchase = (id: string, event: H3Event) => Promise<Purchase | null>;
+
 const NOT_FOUND_CACHE = 'public, max-age=60';
+/** `/purchase/{purchase_id}`, the owner's approval page, rendered with the purchase on request. */
+const PURCHASE_PATH = /^\/purchase\/([A-Za-z0-9_-]{1,64})\/?$/;
 /** Bigger files are streamed rather than read whole. */
 const STREAM_FROM_BYTES = 256 * 1024;
 /**
@@ -42,7 +50,7 @@ interface Found {
  * null for a client that is not one (the app answers it in the Error shape).
  * @example const answer = await createSiteHandler({ distDir: 'dist' })(event);
  */
-export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) => Promise<Response | null> {
+export function createSiteHandler(options: StaticSiteOptions, findPurchase?: FindPurchase): (event: H3Event) => Promise<Response | null> {
   return async (event) => {
     const url = event.url;
     const head = event.req.method === 'HEAD';
@@ -52,6 +60,14 @@ export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) 
     if (url.pathname === '/' && url.search && options.renderHome) {
       const html = await options.renderHome(url.searchParams);
       if (html !== null) return respond(html, 200, { 'content-type': TYPES['.html']!, 'cache-control': PAGE_CACHE, ...pageHeaders('/') }, head);
+    }
+    const purchaseId = PURCHASE_PATH.exec(url.pathname)?.[1];
+    if (purchaseId && options.renderPurchase && findPurchase) {
+      const purchase = await findPurchase(purchaseId, event);
+      if (!purchase) return asksForPage(event) ? notFound(root, head) : null;
+      const html = await options.renderPurchase(purchase);
+      // It changes with the purchase's status and is for its owner alone: never cached.
+      if (html !== null) return respond(html, 200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-store', ...pageHeaders(url.pathname) }, head);
     }
 
     const found = await findFile(root, url.pathname);
@@ -85,8 +101,7 @@ export function createSiteHandler(options: StaticSiteOptions): (event: H3Event) 
 
 /**
  * The file a URL path names inside the site, or null: `/x` is `x`, `x/index.html` or `x.html`; dot segments,
- * encoded slashes and anything resolving outside the root are refused. `/purchase/{id}` is the purchase page, and
- * `/submissions/{id}` the submission page.
+ * encoded slashes and anything resolving outside the root are refused. `/submissions/{id}` is the submission page.
  */
 async function findFile(root: string, pathname: string): Promise<Found | null> {
   let decoded: string;
@@ -100,8 +115,8 @@ async function findFile(root: string, pathname: string): Promise<Found | null> {
   if (segments.some((segment) => segment.startsWith('.'))) return null;
   const base = join(root, ...segments);
   const candidates = [base, join(base, 'index.html'), `${base}.html`];
-  // Pages whose script reads the id from the address: one static page answers every id.
-  if ((segments[0] === 'purchase' || segments[0] === 'submissions') && segments.length === 2) {
+  // A page whose script reads the id from the address: one static page answers every id.
+  if (segments[0] === 'submissions' && segments.length === 2) {
     candidates.push(join(root, segments[0], 'index.html'), join(root, `${segments[0]}.html`));
   }
   for (const candidate of candidates) {

@@ -1,8 +1,9 @@
 /**
  * Deduplication: discovered endpoints -> one service per host.
  *
- * - id: `toServiceId(url)`; every endpoint on the host becomes one of its EndpointInputs, and listings of the same
- *   method + URL are merged (terms united; description and price from the highest-priority source that has one).
+ * - id: `toServiceId(url)`, unless the listing names its service (`service_id`: the index's own catalog); every
+ *   endpoint on the host becomes one of its EndpointInputs, and listings of the same method + URL are merged (terms
+ *   united; description and price from the highest-priority source that has one).
  * - rails, chains, assets: the sorted union over the service's endpoints; sources: every distinct (source, url).
  * - name, category, description, by source priority mpp.dev > bazaar > open402 > acp: the first source that gives
  *   a value decides. For name and description, if that source gives several different values for the host (a gateway
@@ -155,7 +156,7 @@ function toService(id: string, listings: DiscoveredEndpoint[]): ServiceInput {
  * @example toServices(parse(json, url).endpoints)[0].id // 'api-example-com'
  */
 export function toServices(discovered: DiscoveredEndpoint[]): ServiceInput[] {
-  const byId = groupBy([...discovered].sort(bySourcePriority), (listing) => toServiceId(listing.url));
+  const byId = groupBy([...discovered].sort(bySourcePriority), (listing) => listing.service_id ?? toServiceId(listing.url));
   return [...byId.entries()]
     .sort(([a], [b]) => compareText(a, b))
     .map(([id, listings]) => toService(id, listings));

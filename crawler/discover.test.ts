@@ -5,7 +5,7 @@ import { getLastCrawlRun } from '../data/crawl.ts';
 import { listServices } from '../data/service-list.ts';
 import { getServiceInput, upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
-import { discover } from './discover.ts';
+import { describeFailedDirectories, discover } from './discover.ts';
 import { DEFAULT_DIRECTORIES, toDirectoryConfig } from './directories.ts';
 import { createProbeAgent } from './probe.ts';
 import { runCrawl } from './run.ts';
@@ -84,10 +84,18 @@ describe('discover', () => {
     expect(byUrl['/wrong-shape']).toMatchObject({ endpoints: 0, error: 'nothing could be read (1 skipped): not the shape of a mpp.dev directory' });
     expect(byUrl['/slow']?.error).toBe('timed out after 0.5 s');
     expect(summary.services).toEqual({ found: 10, new: 10, updated: 0 });
+    expect(describeFailedDirectories(summary.directories)).toBe('4 of 6 directories could not be read: bazaar ×2, mpp.dev ×2; /status lists each error');
     const ids = listServices(db, { filters: {}, page: { limit: 100, offset: 0 }, sort: 'live' }).services.map((s) => s.id);
     expect(ids).toContain('api-apex-db-org');
     expect(ids).toContain('blocksearch-dev');
     expect(ids).toContain('mpp-orthogonal-com');
+  });
+
+  it('says in one line when no directory could be read: this machine may be offline', async () => {
+    const closed = ['bazaar', 'bazaar', 'mpp'].map((kind, k) => toDirectoryConfig(`${kind}=http://127.0.0.1:9/directory-${k}`));
+    const summary = await discover(openTestDatabase(), { directories: closed, now: NOW, timeoutMs: 500 });
+    expect(describeFailedDirectories(summary.directories)).toBe('3 directories could not be reached (offline?): bazaar ×2, mpp.dev; /status lists each error');
+    expect(describeFailedDirectories(summary.directories.slice(0, 0))).toBeNull();
   });
 
   it('stops paging a directory that ignores offset', async () => {

@@ -63,3 +63,21 @@ export async function discover(db: DB, options: DiscoverOptions): Promise<Discov
     services: { found: found.length, new: created, updated: found.length - created },
   };
 }
+
+/**
+ * The directories a discovery could not read, in one line for a console that runs passes on a schedule (npm start),
+ * or null when every one was read. "offline?" only when none was: one failing alone is that directory's problem.
+ * @example describeFailedDirectories(summary.directories) // '3 directories could not be reached (offline?): bazaar ×2, mpp.dev; /status lists each error'
+ */
+export function describeFailedDirectories(directories: DiscoverySummary['directories']): string | null {
+  const failed = directories.filter((directory) => directory.error !== null);
+  if (failed.length === 0) return null;
+  const kinds = new Map<string, number>();
+  for (const { kind } of failed) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  const named = [...kinds].map(([kind, count]) => (count === 1 ? kind : `${kind} ×${count}`)).join(', ');
+  const noun = directories.length === 1 ? 'directory' : 'directories';
+  const what = failed.length === directories.length
+    ? `${failed.length} ${noun} could not be reached (offline?)`
+    : `${failed.length} of ${directories.length} ${noun} could not be read`;
+  return `${what}: ${named}; /status lists each error`;
+}

@@ -27,6 +27,8 @@ export interface DiscoveredEndpoint {
   facilitator: string | null;
   /** An example request body, when the directory gives one (Bazaar `info.input.body`). */
   example_body?: unknown;
+  /** The service's id when its host must not decide it (the index's own catalog, on whatever port it runs). */
+  service_id?: string;
 }
 
 /** A parse of one directory document: the endpoints found and how many malformed items were skipped. */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../data/db.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService } from '../data/testing.ts';
-import { startCrawlSchedule } from './schedule.ts';
+import { crawlNodeArgs, startCrawlSchedule } from './schedule.ts';
 
 /** A real crawl child probing slow local services: pages are refreshed while the pass runs, not only after it. */
 const dir = mkdtempSync(join(tmpdir(), 'psi-schedule-'));
@@ -46,5 +47,20 @@ describe('the crawl schedule', () => {
     expect(events.at(-1)).toBe('finished');
     expect(events.filter((event) => event === 'finished')).toHaveLength(1);
     expect(events.filter((event) => event === 'progress').length).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+});
+
+describe('a crawl run by the schedule (--brief)', () => {
+  it('puts the directories it could not read in one line, not a line each', () => {
+    const sources = ['bazaar', 'bazaar', 'mpp'].flatMap((kind, k) => ['--source', `${kind}=http://127.0.0.1:9/directory-${k}`]);
+    const run = (brief: boolean) => spawnSync(process.execPath, [...crawlNodeArgs(), ...sources, '--no-probe', ...(brief ? ['--brief'] : [])], {
+      env: { ...process.env, DATABASE_PATH: join(dir, 'brief.db') }, encoding: 'utf8', timeout: 30_000,
+    });
+    const brief = run(true);
+    expect(brief.status, 'every directory failed').toBe(1);
+    expect(brief.stdout.split('\n').filter((line) => /directory-|directories|FAILED/.test(line))).toEqual([
+      '3 directories could not be reached (offline?): bazaar ×2, mpp.dev; /status lists each error',
+    ]);
+    expect(run(false).stdout.match(/FAILED/g), 'npm run crawl keeps a line per directory').toHaveLength(3);
   }, 60_000);
 });

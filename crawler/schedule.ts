@@ -78,7 +78,8 @@ export function startCrawlSchedule(options: CrawlScheduleOptions): () => Promise
     timer = null;
     const discover = Date.now() - lastDiscoveryMs >= options.discoveryIntervalMs;
     if (discover) lastDiscoveryMs = Date.now();
-    child = spawn(process.execPath, [...crawlNodeArgs(), ...(discover ? [] : ['--probe-only'])], {
+    // --brief: the console of a long-running server gets one line for the directories that failed, not one each.
+    child = spawn(process.execPath, [...crawlNodeArgs(), '--brief', ...(discover ? [] : ['--probe-only'])], {
       // One resolver thread per probe in flight (MAX_PROBE_CONCURRENCY), so no probe waits for another's lookup.
       env: { UV_THREADPOOL_SIZE: '128', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -123,4 +124,15 @@ function followProgress(options: CrawlScheduleOptions): () => Promise<void> {
     clearInterval(timer);
     await running;
   };
+}
+
+/**
+ * An interval in the words a console uses.
+ * @example formatInterval(300_000) // '5 min'; formatInterval(3_600_000) // '1 h'
+ */
+export function formatInterval(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
 }

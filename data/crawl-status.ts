@@ -85,8 +85,9 @@ export function tallyProbes(db: DB, from: string, until: string): ProbeTally {
   return tally;
 }
 
+/** For the operator: the index's own demo services answer from this machine, so only the others tell. */
 export const OFFLINE_NOTICE =
-  'This machine may have no internet access: the last probe pass reached none of the services (no HTTP answer from any of them).';
+  'The last probe pass reached none of the services beyond this index\'s own demo services (no HTTP answer from any of them): this machine may be offline.';
 
 /**
  * The crawler's status as `GET /api/v1/status` answers it. `offline` when the last probe pass probed services other

@@ -52,7 +52,12 @@ const statements = preparedOnce({
     WHERE id = ? AND status = 'awaiting_approval'`,
   finish: `UPDATE purchases SET status = ?, reason = ?, transaction_hash = ?, response = ?, updated_at = ?
     WHERE id = ? AND status = 'settling' RETURNING ${COLUMNS}`,
+  decline: `UPDATE purchases SET status = 'failed', reason = ?, updated_at = ?
+    WHERE id = ? AND status = 'awaiting_approval' AND expires_at > ? RETURNING ${COLUMNS}`,
 });
+
+/** The reason a declined purchase carries, for the agent that follows it. */
+export const DECLINED_REASON = 'The owner declined this purchase: nothing was signed or paid.';
 
 /**
  * Records a purchase awaiting the owner's approval, with an unguessable id; it expires after 300 s.
@@ -112,6 +117,17 @@ export function finishPurchase(db: DB, id: string, outcome: PurchaseOutcome, now
     now.toISOString(),
     id,
   ) as Row | undefined;
+  return row ? toRecord(row) : null;
+}
+
+/**
+ * The owner declines a purchase still awaiting approval: it fails with DECLINED_REASON. Answers the purchase, or null
+ * when it was no longer awaiting approval (approved, settled, expired) or does not exist.
+ * @example recordDecline(db, id, new Date())?.status // 'failed'
+ */
+export function recordDecline(db: DB, id: string, now: Date): PurchaseRecord | null {
+  const at = now.toISOString();
+  const row = statements(db).decline.get(DECLINED_REASON, at, id, at) as Row | undefined;
   return row ? toRecord(row) : null;
 }
 

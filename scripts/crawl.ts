@@ -11,6 +11,7 @@ import { readConfig } from '../api/config.ts';
 import { DEMO_SERVICES } from '../api/demo/registry.ts';
 import { openDatabase } from '../data/db.ts';
 import { DEFAULT_DIRECTORIES, toDirectoryConfig } from '../crawler/directories.ts';
+import { describeFailedDirectories } from '../crawler/discover.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
 import { CRAWL_CACHE_KIB } from '../crawler/schedule.ts';
 import { runCrawl, type CrawlSummary } from '../crawler/run.ts';
@@ -29,6 +30,7 @@ function readArguments() {
       'probe-only': { type: 'boolean', default: false },
       'timeout-ms': { type: 'string' },
       'check-budget': { type: 'string' },
+      brief: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -49,6 +51,7 @@ function readArguments() {
     ...(budget === undefined ? {} : { checkBudget: Number(budget) }),
     discover: !values['probe-only'],
     probe: !values['no-probe'],
+    brief: values.brief,
   };
 }
 
@@ -70,9 +73,12 @@ function createProgress() {
   };
 }
 
-function printSummary(summary: CrawlSummary): void {
+/** With `brief` (npm start's schedule), the directories that failed are one line and those read are not listed. */
+function printSummary(summary: CrawlSummary, brief: boolean): void {
   const { discovery, probes, submissions } = summary;
-  for (const d of discovery?.directories ?? []) {
+  const failed = brief && discovery ? describeFailedDirectories(discovery.directories) : null;
+  if (failed) console.log(failed);
+  for (const d of brief ? [] : discovery?.directories ?? []) {
     const read = `${d.endpoints} endpoints, ${d.skipped} skipped, ${d.pages} page(s)`;
     const outcome = !d.error ? read : d.pages > 0 ? `${read}, then FAILED (${d.error}); none of its listings is dropped` : `FAILED (${d.error})`;
     console.log(`${d.kind.padEnd(8)} ${d.url}: ${outcome}`);
@@ -122,7 +128,7 @@ async function main(): Promise<number> {
       onPhase: (phase) => console.error(`${phase}...`),
       onProbe: createProgress(),
     });
-    printSummary(summary);
+    printSummary(summary, args.brief);
     const directories = summary.discovery?.directories ?? [];
     return directories.length > 0 && directories.every((d) => d.error) ? 1 : 0;
   } finally {

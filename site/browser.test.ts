@@ -37,7 +37,7 @@ interface Served {
 async function serveSite(db: DB): Promise<Served> {
   const site = await buildFixtureSite(db);
   const pages = createSite(db, site.options);
-  const app = createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome } });
+  const app = createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome, renderPurchase: pages.renderPurchase } });
   const server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
   await server.ready();
   return {

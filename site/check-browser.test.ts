@@ -67,7 +67,7 @@ describe('/check in chromium', { timeout: 120_000 }, () => {
   it('checks a URL through the form and shows each problem with where it is and its fix, without accessibility violations', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     await page.goto(`${origin}/`);
-    await page.click('header a[href="/check"]');
+    await page.click('footer a[href="/check"]');
     await page.waitForURL(`${origin}/check`);
     await page.fill('#check-url', `${fleet.origin}/amount-decimal`);
     await page.click('#check-form button');

@@ -10,10 +10,9 @@ import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } 
 /**
  * Lighthouse 12.2.3 (13 needs Node 22) in Debian's chromium on the home page, a listing page, /docs and the
  * approval page, in light and in dark: every category scores at least 95. One chromium per colour scheme (a
- * Blink setting makes prefers-color-scheme dark for every tab Lighthouse opens), each reused for all four pages.
- * Lighthouse's desktop settings: its mobile ones slow the CPU fourfold in the simulation, which on this shared
- * 2-core machine makes the blocking-time figures measure the other processes as much as the page (0.89-0.94 under
- * load, 100 when the machine is quiet), and take twice as long.
+ * Blink setting makes prefers-color-scheme dark for every tab Lighthouse opens), each reused for every page.
+ * Lighthouse's desktop settings for all four, and its mobile ones (a phone's screen, a slow network and a CPU slowed
+ * fourfold, simulated) for the home, a listing and /docs, where a phone's reader lands.
  */
 const CHROMIUM = '/usr/bin/chromium';
 const MIN_SCORE = 0.95;
@@ -39,7 +38,7 @@ beforeAll(async () => {
   const db = openFixtureDatabase();
   site = await buildFixtureSite(db);
   const pages = createSite(db, site.options);
-  const server = serveApp(createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome } }), {
+  const server = serveApp(createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, site: { distDir: site.distDir, renderHome: pages.renderHome, renderPurchase: pages.renderPurchase } }), {
     hostname: '127.0.0.1',
     port: 0,
   });
@@ -68,30 +67,39 @@ afterAll(async () => {
 });
 
 describe('Lighthouse', () => {
-  it('scores every category at least 95 on the home, a listing, /docs and the approval page, in light and dark', async () => {
-    const pages: Array<[string, string, string[]]> = [
-      ['home', '/', []],
-      ['listing', '/services/alpha-example-com', []],
-      ['docs', '/docs', []],
+  it('scores every category at least 95 on the home, a listing, /docs and the approval page, on desktop and phone, in light and dark', async () => {
+    const pages: Array<[string, string, string[], 'desktop' | 'mobile']> = [
+      ['home', '/', [], 'desktop'],
+      ['listing', '/services/alpha-example-com', [], 'desktop'],
+      ['docs', '/docs', [], 'desktop'],
       // The approval page is kept out of search engines on purpose (noindex): that one SEO audit does not apply.
-      ['approval', approvalPath, ['is-crawlable']],
+      ['approval', approvalPath, ['is-crawlable'], 'desktop'],
+      ['home', '/', [], 'mobile'],
+      ['listing', '/services/alpha-example-com', [], 'mobile'],
+      ['docs', '/docs', [], 'mobile'],
     ];
     const failures: string[] = [];
     for (const { scheme, port } of browsers) {
-      for (const [name, path, skipAudits] of pages) {
-        const result = await lighthouse(`${origin}${path}`, { port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, skipAudits }, desktopConfig);
-        const lhr = result!.lhr;
-        expect(lhr.runtimeError, `${name} ${scheme}`).toBeUndefined();
-        for (const category of CATEGORIES) {
-          const { score } = lhr.categories[category]!;
-          if (score === null || score < MIN_SCORE) {
+      for (const [page, path, skipAudits, form] of pages) {
+        const name = `${page} ${form} (${scheme})`;
+        const flags = { port, output: 'json' as const, logLevel: 'error' as const, onlyCategories: CATEGORIES, skipAudits };
+        const audit = async () => {
+          const lhr = (await lighthouse(`${origin}${path}`, flags, form === 'desktop' ? desktopConfig : undefined))!.lhr;
+          expect(lhr.runtimeError, name).toBeUndefined();
+          return CATEGORIES.flatMap((category) => {
+            const { score } = lhr.categories[category]!;
+            if (score !== null && score >= MIN_SCORE) return [];
             const failed = Object.values(lhr.audits).filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative')
               .map((audit) => audit.id).slice(0, 8);
-            failures.push(`${name} (${scheme}) ${category}: ${score} [${failed.join(', ')}]`);
-          }
-        }
+            return [`${name} ${category}: ${score} [${failed.join(', ')}]`];
+          });
+        };
+        // The mobile settings slow the CPU fourfold in the simulation, so on this shared 2-core machine a busy moment
+        // can cost a page its blocking-time score: a page below the line is audited once more, and fails only twice.
+        const first = await audit();
+        failures.push(...(first.length > 0 && form === 'mobile' ? await audit() : first));
       }
     }
     expect(failures).toEqual([]);
-  }, 300_000);
+  }, 600_000);
 });

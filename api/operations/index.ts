@@ -1,6 +1,7 @@
 import type { Operation } from '../operation.ts';
 import {
-  approvePurchaseOperation, createPurchaseOperation, getCatalogOperation, getCatalogServiceOperation, getPurchaseOperation,
+  approvePurchaseOperation, createPurchaseOperation, declinePurchaseOperation, getCatalogOperation, getCatalogServiceOperation,
+  getPurchaseOperation,
 } from '../purchase/operations.ts';
 import {
   batchServicesByQueryOperation, batchServicesOperation, getServiceOperation, getStatsOperation, listServicesOperation,
@@ -49,4 +50,5 @@ export const OPERATIONS: readonly Operation[] = [
   createPurchaseOperation,
   getPurchaseOperation,
   approvePurchaseOperation,
+  declinePurchaseOperation,
 ];

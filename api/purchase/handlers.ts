@@ -2,7 +2,7 @@
  * The purchase preview's handlers, loaded by api/purchase/routes.ts on the first purchase request: they need viem
  * (addresses and signatures), which the index's own routes never do.
  */
-import { beginSettlement, finishPurchase, getPurchase, insertPurchase, type SettlementRefusal } from '../../data/purchases.ts';
+import { beginSettlement, finishPurchase, getPurchase, insertPurchase, recordDecline, type SettlementRefusal } from '../../data/purchases.ts';
 import type { AppDeps } from '../app.ts';
 import type { OperationContext } from '../operation.ts';
 import { apiError } from '../errors.ts';
@@ -74,6 +74,22 @@ export async function approvePurchase(id: string, approval: ApprovalRequest, { d
   const finished = finishPurchase(db, id, outcome, now());
   if (!finished) throw new Error(`purchase ${id} left settling while it was being paid`);
   return toPurchaseView(finished, toStagingUrl(config, origin));
+}
+
+/**
+ * POST /api/v1/purchases/{id}/decline (the owner's page): the owner says no; the agent following the purchase reads
+ * `failed` with the reason. Only a purchase still awaiting approval can be declined. The page's form, sent without
+ * JavaScript, is answered 303 back to the page, which shows the outcome.
+ */
+export function declinePurchase(id: string, fromForm: boolean, { deps, origin }: OperationContext): JsonReply {
+  const { db, config, now } = deps;
+  const declined = recordDecline(db, id, now());
+  const purchase = declined ?? getPurchase(db, id, now());
+  if (!purchase) throw notFound();
+  const view = toPurchaseView(purchase, toStagingUrl(config, origin));
+  if (fromForm) return new JsonReply(303, { 'cache-control': 'no-store', location: `/purchase/${encodeURIComponent(id)}` }, view);
+  if (!declined) throw apiError(409, 'conflict', `This purchase is ${purchase.status.replace('_', ' ')}: only one awaiting approval can be declined.`);
+  return new JsonReply(200, { 'cache-control': 'no-store' }, view);
 }
 
 function assertDemoService(id: string): DemoService {

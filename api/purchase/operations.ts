@@ -90,3 +90,26 @@ export const approvePurchaseOperation = defineOperation({
   }],
   handle: async ({ path, body }, context) => (await handlers()).approvePurchase(path.id, body, context),
 });
+
+export const declinePurchaseOperation = defineOperation({
+  id: 'declinePurchase',
+  method: 'POST',
+  path: '/api/v1/purchases/{id}/decline',
+  group: 'purchase',
+  summary: "The owner's approval page declines a purchase awaiting approval: it fails, and the agent following it reads why.",
+  input: {
+    path: purchasePath,
+    headers: z.object({
+      'content-type': z.string().optional()
+        .meta({ description: 'A form post (application/x-www-form-urlencoded: the approval page without JavaScript) is answered 303 to that page.' }),
+    }),
+  },
+  output: Purchase,
+  errors: {
+    '404': 'not_found: no such purchase.',
+    '409': 'conflict: no longer awaiting approval (approved, paid, declined or expired).',
+  },
+  examples: () => [{ path: { id: '{id}' } }],
+  handle: async ({ path, headers }, context) =>
+    (await handlers()).declinePurchase(path.id, headers['content-type']?.startsWith('application/x-www-form-urlencoded') ?? false, context),
+});

@@ -60,6 +60,28 @@ describe('POST /api/v1/purchases and GET /api/v1/purchases/{id}', () => {
     expect(db.prepare('SELECT count(*) AS n FROM purchases').get()).toEqual({ n: 1 });
   });
 
+  it('lets the owner decline a purchase awaiting approval: the agent reads it failed, with the reason; nothing else can be declined', async () => {
+    let nowMs = Date.parse('2026-11-01T12:00:00Z');
+    const { request } = createTestApp([], { now: () => new Date(nowMs), config: { stagingUrl: STAGING } });
+    const create = async () => Purchase.parse((await request('/api/v1/purchases', postJson({ service_id: 'index-demo-web-search', params: { query_id: 'base-sepolia-faucet' } }))).json);
+    const purchase = await create();
+    const declined = await request(`/api/v1/purchases/${purchase.id}/decline`, { method: 'POST' });
+    expect(declined.status).toBe(200);
+    expect(declined.headers.get('cache-control')).toBe('no-store');
+    expect(Purchase.parse(declined.json)).toMatchObject({ status: 'failed', reason: 'The owner declined this purchase: nothing was signed or paid.' });
+    expect(Purchase.parse((await request(`/api/v1/purchases/${purchase.id}`)).json).status).toBe('failed');
+
+    const again = await request(`/api/v1/purchases/${purchase.id}/decline`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(ErrorResponse.parse(again.json).error).toMatchObject({ code: 'conflict', message: expect.stringContaining('failed') });
+    const late = await create();
+    nowMs += 300_000;
+    const expired = await request(`/api/v1/purchases/${late.id}/decline`, { method: 'POST' });
+    expect([expired.status, ErrorResponse.parse(expired.json).error.message]).toEqual([409, expect.stringContaining('expired')]);
+    const unknown = await request('/api/v1/purchases/pur_nothing/decline', { method: 'POST' });
+    expect([unknown.status, ErrorResponse.parse(unknown.json).error.code]).toEqual([404, 'not_found']);
+  });
+
   it('takes integer parameters as numbers or digit strings', async () => {
     const { request } = createTestApp();
     for (const max_eur of [150, '150']) {

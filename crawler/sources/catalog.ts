@@ -12,6 +12,11 @@ const USDC_DECIMALS = 6;
 
 /** What the index's own catalog is called in lists and on its listing page. */
 export const CATALOG_NAME = 'Payable-Service Index demo services (testnet)';
+/**
+ * Its id: one listing whatever origin the server runs on (an id from the host, `127-0-0-1-4321`, would list a second
+ * copy after a restart on another port). Not a host slug any public host could have: it has no dot-separated TLD part.
+ */
+export const CATALOG_ID = 'payable-service-index-demo';
 
 function readService(entry: unknown, sourceUrl: string | null): DiscoveredEndpoint | null {
   if (!isRecord(entry) || !isRecord(entry.request) || !isRecord(entry.payment)) return null;
@@ -27,6 +32,7 @@ function readService(entry: unknown, sourceUrl: string | null): DiscoveredEndpoi
     // One name for the whole catalog, whatever origin it runs on: the demo services share a host, and dedupe keeps a
     // name only when the host's listings agree on it (else the host, e.g. `127.0.0.1:4321`, would be the name).
     service_name: CATALOG_NAME,
+    service_id: CATALOG_ID,
     service_category: 'demo',
     service_description: 'Testnet purchase-preview demo services of the index itself, paid in Base Sepolia USDC over x402.',
     rails: ['x402'],

@@ -6,8 +6,9 @@ import { getDataTime, getServiceDataTime, listServiceIds } from '../../data/page
 import { getStats } from '../../data/service-read.ts';
 import { listRouteGroups } from '../src/lib/docs.ts';
 import { toLlmsTxt } from '../src/lib/documents/llms-txt.ts';
-import { toPricingMd } from '../src/lib/documents/pricing-md.ts';
-import { toPurchaseMd } from '../src/lib/documents/purchase-md.ts';
+import { toMarkdown } from '../src/lib/documents/document.ts';
+import { toPricingDocument } from '../src/lib/documents/pricing-md.ts';
+import { toPurchaseDocument } from '../src/lib/documents/purchase-md.ts';
 import { toRobotsTxt } from '../src/lib/documents/robots-txt.ts';
 import { toSitemapXml } from '../src/lib/documents/sitemap-xml.ts';
 import { recentChanges } from '../../data/changes.ts';
@@ -118,12 +119,17 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   out.write('changes/index.html', await renderer.render('/changes', { site, changes: getRecentChangeRows(db) }));
   out.write('check/index.html', await renderer.render('/check', { site }));
   await renderFacilitators(ctx);
+  // Pages whose curl examples name this index's own origin.
+  for (const page of ['submit', 'owners', 'submissions']) out.write(`${page}/index.html`, await renderer.render(`/${page}`, { site }));
   writeFeeds(ctx, {
     path: '/feed', pagePath: '/', title: 'Payable-Service Index: recent changes',
     description: 'Services listed, going live or dark, changing price, terms, endpoints or flags.', changes: recentChanges(db, FEED_SIZE),
   });
-  out.write('pricing.md', toPricingMd(docsOptions));
-  out.write('docs/purchase.md', toPurchaseMd(docsOptions));
+  // Each document twice, from one source: Markdown for agents, a page for people.
+  for (const [path, document] of [['pricing', toPricingDocument(docsOptions)], ['docs/purchase', toPurchaseDocument(docsOptions)]] as const) {
+    out.write(`${path}.md`, toMarkdown(document));
+    out.write(`${path}/index.html`, await renderer.render(`/${path}`, { site, document }));
+  }
   out.write('llms.txt', toLlmsTxt({ ...docsOptions, total: stats.total, live: stats.live, lastCheck: formatUtc(stats.last_probe_at) }));
   out.write('robots.txt', toRobotsTxt(options.siteUrl));
   out.write('sitemap.xml', toSitemapXml(options.siteUrl, [...ids].sort()));

@@ -1,8 +1,11 @@
 import type { DB } from '../../data/db.ts';
+import type { Purchase } from '../../api/purchase/schemas.ts';
+import { toApprovalView } from '../src/lib/purchase/view.ts';
+import type { SiteContext } from '../src/lib/site.ts';
 import { getDataStamp } from '../../data/pages.ts';
 import { isFilteredQuery, readHomeQuery } from '../src/lib/home-query.ts';
 import { buildSite, type BuildOptions, type BuildResult } from './build.ts';
-import { getCompiled, getSourceKey } from './compile.ts';
+import { getCompiled, getSourceKey, type CompiledSite } from './compile.ts';
 import { renderHome } from './pages.ts';
 import { FullBuildNeeded, refreshSite, renderChanged, type RefreshResult } from './refresh.ts';
 import { getCurrentRelease, readBuildInfo } from './release.ts';
@@ -22,12 +25,15 @@ export interface Site {
   renderChanged(ids: readonly string[]): Promise<RefreshResult | BuildResult>;
   /** The home page for a URL query (`rail=x402&offset=100`), or null when it is the static first page or no site is built. */
   renderHome(params: URLSearchParams): Promise<string | null>;
+  /** The owner's approval page of a purchase, or null when no site is built. */
+  renderPurchase(purchase: Purchase): Promise<string | null>;
 }
 
 /**
  * @example const site = createSite(db, { distDir: 'dist', siteUrl, stagingUrl, now: () => new Date() }); await site.ensureBuilt();
  */
 export function createSite(db: DB, options: BuildOptions): Site {
+  const site: SiteContext = { siteUrl: options.siteUrl, stagingUrl: options.stagingUrl };
   let queue: Promise<unknown> = Promise.resolve();
   const serialize = <T>(work: () => Promise<T>): Promise<T> => {
     const run = queue.then(work, work);
@@ -61,16 +67,22 @@ export function createSite(db: DB, options: BuildOptions): Site {
     renderChanged: (ids) => serialize(() => orFullBuild(() => renderChanged(db, ids, options))),
     renderHome: async (params) => {
       const query = readHomeQuery(params);
-      if (!isFilteredQuery(query)) return null;
-      const release = getCurrentRelease(options.distDir);
-      const info = release ? readBuildInfo(release) : null;
-      const compiled = info ? getCompiled(info.compiledKey) : null;
+      const compiled = isFilteredQuery(query) ? releasedCompile() : null;
       if (!compiled) return null;
-      const renderer = await loadRenderer(compiled);
-      const site = { siteUrl: options.siteUrl, stagingUrl: options.stagingUrl };
-      return renderHome({ db, renderer, site }, query);
+      return renderHome({ db, renderer: await loadRenderer(compiled), site }, query);
+    },
+    renderPurchase: async (purchase) => {
+      const compiled = releasedCompile();
+      return compiled ? renderPurchasePage(compiled, site, purchase) : null;
     },
   };
+
+  /** The compile the served release was rendered with: pages rendered on request match its assets. */
+  function releasedCompile(): CompiledSite | null {
+    const release = getCurrentRelease(options.distDir);
+    const info = release ? readBuildInfo(release) : null;
+    return info ? getCompiled(info.compiledKey) : null;
+  }
 
   function whyRebuild({ distDir, siteUrl, stagingUrl, databasePath }: BuildOptions): string | null {
     const release = getCurrentRelease(distDir);
@@ -83,4 +95,12 @@ export function createSite(db: DB, options: BuildOptions): Site {
     if (getDataStamp(db).services === 0 && info.stamp.services > 0) return 'the database is empty';
     return null;
   }
+}
+
+/**
+ * The owner's approval page of a purchase, rendered on request with a compiled site (also one not yet released).
+ * @example await renderPurchasePage(await ensureCompiled(), { siteUrl, stagingUrl }, purchase);
+ */
+export async function renderPurchasePage(compiled: CompiledSite, site: SiteContext, purchase: Purchase): Promise<string> {
+  return (await loadRenderer(compiled)).render('/purchase', { site, purchase: toApprovalView(purchase) });
 }

@@ -138,7 +138,10 @@ export function listRouteGroups({ siteUrl, stagingUrl, exampleId }: DocsOptions)
 /** How an MCP client adds the index: a remote HTTP server, or the stdio command on a local checkout. */
 export function toMcpConfigs(siteUrl: string): { http: string; stdio: string } {
   const http = { mcpServers: { 'payable-service-index': { type: 'http', url: `${siteUrl}/mcp` } } };
-  const stdio = { mcpServers: { 'payable-service-index': { command: 'npm', args: ['run', '--silent', 'mcp'], cwd: '/path/to/payable-service-index' } } };
+  // Over stdio, BASE_URL names the server whose approval pages a purchase's approve_url points at.
+  const stdio = {
+    mcpServers: { 'payable-service-index': { command: 'npm', args: ['run', '--silent', 'mcp'], cwd: '/path/to/payable-service-index', env: { BASE_URL: siteUrl } } },
+  };
   return { http: JSON.stringify(http, null, 2), stdio: JSON.stringify(stdio, null, 2) };
 }
 

@@ -1,4 +1,3 @@
-import { getIndexStatus } from '../../../data/crawl-status.ts';
 import type { DB } from '../../../data/db.ts';
 import { SOURCE_KINDS } from '../../../domain/values.ts';
 import { ServiceListQuery, toServiceQuery } from '../../../domain/list-query.ts';
@@ -55,15 +54,13 @@ export interface HomeView {
   countsText: string;
   rows: HomeRowView[];
   pager: PagerItem[];
-  /** The crawler's notice (this machine may be offline), or null. */
-  notice: string | null;
 }
 
 /**
  * The home page for a query.
  * @example getHomeView(db, EMPTY_QUERY).status // 'Showing 1–100 of 703 services'
  */
-export function getHomeView(db: DB, query: HomeQuery, now = new Date()): HomeView {
+export function getHomeView(db: DB, query: HomeQuery): HomeView {
   // Only values the API accepts reach here (readHomeQuery), so the strict parameters parse; the API's own reading
   // (chain spellings, lower-casing, relevance only with words) then applies to the page as to the API.
   const { filters, sort } = toServiceQuery(ServiceListQuery.parse({
@@ -113,7 +110,6 @@ export function getHomeView(db: DB, query: HomeQuery, now = new Date()): HomeVie
     countsText: toCountsText(counts),
     rows: services.map(toHomeRow),
     pager: toHomePager(normalized, counts.total),
-    notice: getIndexStatus(db, now).notice,
   };
 }
 

@@ -99,6 +99,8 @@ export interface ListingView {
   apiPath: string;
   apiUrl: string;
   snapshotPath: string;
+  /** The owner's way in: the claim request for this service, and the page that walks through the rest. */
+  claim: { href: string; command: string };
   result: CheckResult;
   /** The last check in a sentence after its result: `on the last check, 2026-11-01 12:00 UTC (HTTP 402, 85 ms).` */
   summary: string;
@@ -232,6 +234,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     apiPath,
     apiUrl: `${options.siteUrl}${apiPath}`,
     snapshotPath: `/snapshots/services/${service.id}.json`,
+    claim: toClaim(options.siteUrl, service.id),
     result: last ? (last.ok ? CHALLENGE_DETECTED : NO_CHALLENGE) : service.live === null ? NOT_CHECKED : toCheckResult(service.live),
     summary: toSummary(last, unprobeable),
     lastReason: last && !last.ok ? last.reason ?? 'No payment challenge in the answer.' : null,
@@ -431,3 +434,14 @@ function toOwnerFact(owner: OwnerView | null): ListingView['owner'] {
   return { text, docs: owner.docs_url ? { text: owner.docs_url, href: toSafeHref(owner.docs_url) } : null };
 }
 
+
+/**
+ * The claim request an owner sends for this service (ids are slugs, safe inside the quotes), and the owners page.
+ * @example toClaim('https://index.example', 'api-example-com').href // '/owners#claim'
+ */
+function toClaim(siteUrl: string, id: string): ListingView['claim'] {
+  return {
+    href: '/owners#claim',
+    command: `curl -X POST ${siteUrl}/api/v1/claims -H 'content-type: application/json' -d '{"service_id": "${id}"}'`,
+  };
+}

@@ -31,6 +31,10 @@ export interface PageLocals {
   follow?: import('./follow.ts').FollowView;
   /** The facilitator directory (`/facilitators`). */
   facilitators?: import('../../../domain/facilitators.ts').Facilitator[];
+  /** The page of a document that is also served as Markdown (/pricing, /docs/purchase). */
+  document?: import('./documents/document.ts').IndexDocument;
+  /** The owner's approval page of one purchase. */
+  purchase?: import('./purchase/view.ts').ApprovalView;
 }
 
 /**

@@ -11,7 +11,8 @@ export interface PassView {
   state: string;
   started: string;
   took: string | null;
-  facts: Array<{ label: string; value: string }>;
+  /** Each count with what it counts. */
+  facts: Array<{ label: string; value: string; note: string }>;
 }
 
 export interface StatusView {
@@ -48,9 +49,9 @@ export function toStatusView(status: IndexStatus): StatusView {
     probe: probe && {
       ...toPass('Last probe pass', probe),
       facts: [
-        { label: 'Probed', value: plural(probe.probed, 'service') },
-        { label: 'Challenge detected', value: probe.live.toLocaleString('en-US') },
-        { label: 'Answered at all', value: probe.reached.toLocaleString('en-US') },
+        { label: 'Services probed', value: probe.probed.toLocaleString('en-US'), note: 'one request to each main endpoint' },
+        { label: 'Challenge detected', value: probe.live.toLocaleString('en-US'), note: 'answered a valid payment challenge' },
+        { label: 'Answered at all', value: probe.reached.toLocaleString('en-US'), note: 'any HTTP answer, challenge or not; this index\'s own demo services count too' },
       ],
     },
     outcomes: (probe?.outcomes ?? []).map(({ outcome, probes }) => ({ outcome, probes: probes.toLocaleString('en-US') })),
@@ -58,9 +59,9 @@ export function toStatusView(status: IndexStatus): StatusView {
       ...toPass('Last discovery pass', discovery),
       facts: discovery.services
         ? [
-            { label: 'Services found', value: discovery.services.found.toLocaleString('en-US') },
-            { label: 'New', value: discovery.services.new.toLocaleString('en-US') },
-            { label: 'Updated', value: discovery.services.updated.toLocaleString('en-US') },
+            { label: 'Services found', value: discovery.services.found.toLocaleString('en-US'), note: 'in every directory read' },
+            { label: 'New', value: discovery.services.new.toLocaleString('en-US'), note: 'not in the index before' },
+            { label: 'Updated', value: discovery.services.updated.toLocaleString('en-US'), note: 'listed before, changed now' },
           ]
         : [],
     },

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listRouteGroups } from '../docs.ts';
 import { toLlmsTxt } from './llms-txt.ts';
-import { toPricingMd } from './pricing-md.ts';
-import { toPurchaseMd } from './purchase-md.ts';
+import { toInline, toMarkdown } from './document.ts';
+import { toPricingDocument } from './pricing-md.ts';
+import { toPurchaseDocument } from './purchase-md.ts';
 import { toRobotsTxt } from './robots-txt.ts';
 import { escapeXml, toSitemapXml } from './sitemap-xml.ts';
 
@@ -36,16 +37,25 @@ describe('documents', () => {
   });
 
   it('says reading is free and the purchase preview is testnet, step by step', () => {
-    const pricing = toPricingMd(urls);
+    const pricing = toMarkdown(toPricingDocument(urls));
     expect(pricing).toContain('Reading the index is free');
     expect(pricing).toContain('testnet only');
     expect(pricing).toContain('| `index-demo-market-data` | 0.01 test USDC | 10000 |');
-    const purchase = toPurchaseMd(urls);
+    const purchase = toMarkdown(toPurchaseDocument(urls));
     for (const step of ['## 1. Read the catalog', '## 2. Ask for a purchase', '## 3. Hand the approval URL', '## 4. Wait for the result']) {
       expect(purchase).toContain(step);
     }
     expect(purchase).toContain('curl -s https://staging.test/api/v1/purchase');
     expect(purchase).toContain('only your owner can pay');
+  });
+
+  it('splits a document\'s inline text into plain, code and strong runs, for its page', () => {
+    expect(toInline('Run `npm start` **now**, then <b>`a`</b>')).toEqual([
+      { kind: 'text', text: 'Run ' }, { kind: 'code', text: 'npm start' }, { kind: 'text', text: ' ' }, { kind: 'strong', text: 'now' },
+      { kind: 'text', text: ', then <b>' }, { kind: 'code', text: 'a' }, { kind: 'text', text: '</b>' },
+    ]);
+    expect(toInline('no marks')).toEqual([{ kind: 'text', text: 'no marks' }]);
+    expect(toMarkdown(toPricingDocument(urls))).toMatch(/^# Pricing\n\n## Reading the index is free\n/);
   });
 
   it('writes robots.txt and a sitemap of absolute, escaped URLs', () => {

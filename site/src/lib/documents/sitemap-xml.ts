@@ -3,7 +3,7 @@
  * @example toSitemapXml('https://index.example', ['api-example-com'])
  */
 export function toSitemapXml(siteUrl: string, serviceIds: readonly string[]): string {
-  const paths = ['/', '/docs', '/pricing.md', '/docs/purchase.md', '/llms.txt', ...serviceIds.map((id) => `/services/${id}`)];
+  const paths = ['/', '/docs', '/pricing', '/docs/purchase', '/submit', '/owners', '/pricing.md', '/docs/purchase.md', '/llms.txt', ...serviceIds.map((id) => `/services/${id}`)];
   const urls = paths.map((path) => `  <url><loc>${escapeXml(`${siteUrl}${path}`)}</loc></url>`).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }

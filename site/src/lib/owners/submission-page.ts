@@ -1,4 +1,5 @@
 import type { Submission } from '../../../../domain/schemas.ts';
+import { formatUtc } from '../format.ts';
 
 /** What happens next, for each status, in words. */
 const NEXT: Record<Submission['status'], string> = {
@@ -40,8 +41,8 @@ function show(document: Document, facts: HTMLElement, submission: Submission): v
     ['Status', submission.status],
     ['Crawls that probed it', String(submission.attempts)],
     ['Reason', submission.reason ?? '—'],
-    ['Submitted', submission.created_at],
-    ['Last change', submission.updated_at],
+    ['Submitted', formatUtc(submission.created_at) ?? submission.created_at],
+    ['Last change', formatUtc(submission.updated_at) ?? submission.updated_at],
   ];
   if (submission.service_id) {
     const link = document.createElement('a');

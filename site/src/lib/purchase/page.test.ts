@@ -6,6 +6,7 @@ import { installBrowserWallet, type BrowserWalletOptions } from '../../../../api
 import { startPaymentStack, TEST_PAY_TO, type PaymentStack } from '../../../../api/purchase/testing/stack.ts';
 import { createTestApp } from '../../../../api/testing.ts';
 import { ensureCompiled } from '../../../build/compile.ts';
+import { renderPurchasePage } from '../../../build/site.ts';
 import { serveApp } from '../../../../api/app.ts';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -22,7 +23,12 @@ describe('the approval page in a real browser', () => {
   beforeAll(async () => {
     const [compiled, started] = await Promise.all([ensureCompiled(), startPaymentStack()]);
     stack = started;
-    const { app } = createTestApp([], { now: () => new Date(), config: stack.config, site: { distDir: compiled.clientDir } });
+    const site = { siteUrl: 'http://index.test', stagingUrl: 'http://index.test' };
+    const { app } = createTestApp([], {
+      now: () => new Date(),
+      config: stack.config,
+      site: { distDir: compiled.clientDir, renderPurchase: (purchase) => renderPurchasePage(compiled, site, purchase) },
+    });
     server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
     await server.ready();
     origin = new URL(server.url!).origin;

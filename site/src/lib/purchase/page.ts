@@ -23,7 +23,8 @@ const NOT_YET = {
 export function startApprovalPage(doc: Document, win: Window & WalletHost): void {
   const $ = <T extends HTMLElement>(id: string) => doc.getElementById(id) as T;
   const ui = {
-    details: $('purchase'), facts: $('facts'), status: $('status'), approve: $<HTMLButtonElement>('approve'),
+    details: $('purchase'), facts: $('facts'), status: $('status'), decide: $<HTMLFormElement>('decide'),
+    approve: $<HTMLButtonElement>('approve'), decline: $<HTMLButtonElement>('decline'),
     progress: $('progress'), problem: $('problem'), result: $('result'), tx: $<HTMLAnchorElement>('tx'),
     answer: $('answer'), image: $<HTMLImageElement>('image'),
   };
@@ -36,7 +37,8 @@ export function startApprovalPage(doc: Document, win: Window & WalletHost): void
     ui.details.hidden = false;
     ui.facts.replaceChildren(...toPurchaseFacts(purchase).flatMap(({ label, value }) => [element(doc, 'dt', label), element(doc, 'dd', value)]));
     say(ui.status, describeStatus(purchase));
-    ui.approve.hidden = purchase.status !== 'awaiting_approval';
+    ui.decide.hidden = purchase.status !== 'awaiting_approval';
+    ui.approve.hidden = ui.decide.hidden;
     if (purchase.status === 'completed') showResult(purchase);
     if (purchase.status === 'settling') setTimeout(() => void load(), POLL_MS);
   };
@@ -104,11 +106,29 @@ export function startApprovalPage(doc: Document, win: Window & WalletHost): void
     }
   };
 
+  /** Declining needs no wallet: the purchase fails, and the agent following it reads that the owner declined. */
+  const decline = async () => {
+    ui.decline.disabled = true;
+    say(ui.problem, '');
+    try {
+      const response = await fetch(`/api/v1/purchases/${encodeURIComponent(id)}/decline`, { method: 'POST' });
+      const body = (await response.json()) as Purchase | { error: { message: string } };
+      if ('error' in body) return fail(body.error.message);
+      show(body);
+    } catch {
+      fail('The index could not be reached. Check the connection and try again.');
+    } finally {
+      ui.decline.disabled = false;
+    }
+  };
+
   ui.approve.addEventListener('click', () => void approve());
-  say(ui.progress, 'Loading the purchase…');
-  load()
-    .then(() => say(ui.progress, ''))
-    .catch(() => say(ui.problem, 'The purchase could not be loaded. Check the connection and reload.'));
+  ui.decide.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void decline();
+  });
+  // The server rendered the purchase: reading it again only brings the page up to date, without a word that shifts it.
+  load().catch(() => say(ui.problem, 'The purchase could not be loaded. Check the connection and reload.'));
 }
 
 function say(target: HTMLElement, text: string): void {

@@ -23,7 +23,7 @@ describe('the approval page view', () => {
       { label: 'Recipient (a test address this index is configured with)', value: '0x00000000000000000000000000000000000Fee01' },
       { label: 'Network', value: 'Base Sepolia (testnet), eip155:84532' },
       { label: 'Token', value: 'USDC at 0x036CbD53842c5426634e7929541eC2318f3dCF7e' },
-      { label: 'Approve before', value: '2026-11-01 12:05:00 UTC' },
+      { label: 'Approve before', value: '2026-11-01 12:05 UTC' },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import type { Purchase } from '../../../../api/purchase/schemas.ts';
+import { formatUtc } from '../format.ts';
 
 /** One line of what the owner is about to pay, as the page lists it. */
 export interface PurchaseFact {
@@ -19,8 +20,39 @@ export function toPurchaseFacts(purchase: Purchase): PurchaseFact[] {
     { label: 'Recipient (a test address this index is configured with)', value: toRecipient(purchase.pay_to) },
     { label: 'Network', value: `${purchase.network_label}, ${purchase.network}` },
     { label: 'Token', value: `${purchase.asset.symbol} at ${purchase.asset.address}` },
-    { label: 'Approve before', value: `${purchase.expires_at.replace('T', ' ').slice(0, 19)} UTC` },
+    { label: 'Approve before', value: formatUtc(purchase.expires_at) ?? purchase.expires_at },
   ];
+}
+
+/** Where an owner gets test USDC on Base Sepolia, the network every demo payment uses. */
+export const FAUCET_URL = 'https://faucet.circle.com/';
+
+/** The approval page as the server renders it, so it reads without JavaScript; the script then keeps it current. */
+export interface ApprovalView {
+  facts: PurchaseFact[];
+  /** describeStatus: the state in one sentence. */
+  status: string;
+  /** Approve and Decline apply only while the purchase awaits approval. */
+  awaiting: boolean;
+  /** Where the Decline form posts: the API answers a form 303 back to this page. */
+  declineAction: string;
+  /** When it expires unless approved, in the site's time format. */
+  expires: string;
+  faucetUrl: string;
+}
+
+/**
+ * @example toApprovalView(purchase).awaiting // true
+ */
+export function toApprovalView(purchase: Purchase): ApprovalView {
+  return {
+    facts: toPurchaseFacts(purchase),
+    status: describeStatus(purchase),
+    awaiting: purchase.status === 'awaiting_approval',
+    declineAction: `/api/v1/purchases/${encodeURIComponent(purchase.id)}/decline`,
+    expires: formatUtc(purchase.expires_at) ?? purchase.expires_at,
+    faucetUrl: FAUCET_URL,
+  };
 }
 
 /**
