@@ -39,7 +39,7 @@ describe('GET /api/v1/services', () => {
     expect(status).toBe(200);
     const list = ServiceList.parse(json);
     expect(list.counts).toEqual({ total: 60, live: 20, dual_rail: 15 });
-    expect(list.page).toEqual({ limit: 100, offset: 0, next_offset: null, sort: 'live' });
+    expect(list.page).toEqual({ limit: 100, offset: 0, next_offset: null, sort: 'live', ignored: [] });
     const liveness = list.services.map((s) => s.live === true);
     expect(liveness.slice(0, 20).every(Boolean)).toBe(true);
     expect(liveness.slice(20).some(Boolean)).toBe(false);

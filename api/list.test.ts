@@ -99,12 +99,30 @@ describe('GET /api/v1/services: sort and the newer filters', () => {
   });
 
   it('keeps the older parameters lenient', async () => {
-    const clamped = await list('limit=9999&offset=-3&live=maybe&rail=nope-rail');
-    expect(clamped.page).toEqual({ limit: 500, offset: 0, next_offset: null, sort: 'live' });
+    const clamped = await list('limit=9999&offset=-3&rail=nope-rail');
+    expect(clamped.page).toEqual({ limit: 500, offset: 0, next_offset: null, sort: 'live', ignored: [] });
     expect(clamped.counts.total).toBe(0);
     expect((await list('limit=abc&live=1')).page.limit).toBe(100);
-    expect(ids(await list('live=TRUE'))).toEqual(['b-test', 'd-test']);
     expect(ids(await list('chain=eip155:8453&limit=1')).length).toBe(1);
+  });
+
+  it('reads live as true/false/1/0/yes/no in any case and refuses any other value, naming the words it reads', async () => {
+    for (const word of ['true', 'TRUE', '1', 'yes', 'Yes']) expect(ids(await list(`live=${word}`)), word).toEqual(['b-test', 'd-test']);
+    for (const word of ['false', '0', 'no', 'NO']) expect(ids(await list(`live=${word}&sort=price`)), word).toEqual(['a-test', 'c-test']);
+    for (const query of ['live=maybe', 'live=on', 'live=2', 'live=truee']) {
+      const response = await fetch(`${origin}/api/v1/services?${query}`);
+      expect(response.status, query).toBe(400);
+      const { error } = ErrorResponse.parse(await response.json());
+      expect(error.code).toBe('missing_query');
+      expect(error.message).toMatch(/^The query parameter "live" must be one of true, false, 1, 0, yes, no/);
+    }
+  });
+
+  it('names in page.ignored, sorted, every parameter it does not know, and applies the rest', async () => {
+    const page = await list('sort_by=price&chain_id=1&live=yes&Live=no&sort=price');
+    expect(page.page.ignored).toEqual(['Live', 'chain_id', 'sort_by']);
+    expect(ids(page)).toEqual(['b-test', 'd-test']);
+    expect((await list('rail=x402')).page.ignored).toEqual([]);
   });
 
   it('walks every sort page by page without repeating or skipping a service', async () => {
@@ -138,7 +156,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(schemas.Service.properties)).toEqual(expect.arrayContaining(['uptime_30d', 'checks_30d', 'median_latency_ms_30d', 'flags', 'owner_verified']));
     expect(Object.keys(schemas.ServiceDetail.properties)).toContain('uptime');
     expect(Object.keys(schemas.Stats.properties)).toEqual(expect.arrayContaining(['by_rail', 'by_chain', 'by_asset']));
-    expect(Object.keys(schemas.ServiceList.properties.page.properties)).toContain('sort');
+    expect(Object.keys(schemas.ServiceList.properties.page.properties)).toEqual(expect.arrayContaining(['sort', 'ignored']));
     expect(document.paths['/api/v1/services'].get['x-mcp-tool']).toBe('search_services');
   });
 });

@@ -71,16 +71,19 @@ function toInteger(value: unknown): number | undefined {
   return Number.isSafeInteger(number) ? number : Math.sign(number) * Number.MAX_SAFE_INTEGER;
 }
 
-/** `live`: true/1 or false/0 in any case (or a JSON boolean); any other value is ignored, like an unknown filter value. */
-function toLive(value: unknown): boolean | undefined {
+/** The words a boolean query parameter accepts, in any case, with the value each reads as. */
+export const BOOLEAN_WORDS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true], ['false', false], ['1', true], ['0', false], ['yes', true], ['no', false],
+]);
+
+/** A boolean from one of BOOLEAN_WORDS (or a JSON boolean); any other value is left as it was, for the schema to refuse. */
+function toBoolean(value: unknown): unknown {
   const first = firstValue(value);
   if (typeof first === 'boolean') return first;
   const text = toLowerText(first);
-  if (text === 'true' || text === '1') return true;
-  if (text === 'false' || text === '0') return false;
-  return undefined;
+  if (text === undefined) return undefined;
+  return BOOLEAN_WORDS.get(text) ?? first;
 }
-
 /** Free text: control characters read as spaces (a NUL would end SQLite's full-text query early), at most 200 characters. */
 function toWords(value: unknown): string | undefined {
   const text = toText(value)?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
@@ -103,17 +106,28 @@ const strictEnum = <const T extends readonly [string, ...string[]]>(values: T, d
   z.preprocess(toLowerText, z.enum(values, { error: (issue) => allowedValues(issue.input, values) }).optional())
     .meta({ description });
 
-const allowedValues = (input: unknown, values: readonly string[]) =>
-  `must be one of ${values.join(', ')}; got "${String(input).slice(0, 100)}"`;
+/**
+ * A strict boolean query parameter: a filter that cannot read its value refuses it (400 naming the parameter and the
+ * words it reads) rather than answering as if it had not been asked.
+ */
+export const strictBoolean = (description: string) =>
+  z.preprocess(toBoolean, z.boolean({ error: (issue) => allowedValues(issue.input, [...BOOLEAN_WORDS.keys()], ' (in any case)') })
+    .optional()).meta({ description });
 
-/** The list's parameters, as the API documents and validates them. */
-export const ServiceListQuery = z.object({
+const allowedValues = (input: unknown, values: readonly string[], note = '') =>
+  `must be one of ${values.join(', ')}${note}; got "${String(input).slice(0, 100)}"`;
+
+/**
+ * The list's parameters, as the API documents and validates them. Loose: a parameter it does not know passes through
+ * unread, so the answer can name it (`page.ignored`, toIgnored) instead of dropping it without a word.
+ */
+export const ServiceListQuery = z.looseObject({
   rail: lenient(toLowerText, z.string(), 'x402, mpp or acp.'),
   chain: lenient(toChain, z.string(),
     'A chain name (base, solana, tempo) or its CAIP-2 id (eip155:8453).'),
   asset: lenient(toLowerText, z.string(), 'An asset symbol such as USDC.'),
-  live: lenient(toLive, z.boolean(),
-    'true (or 1): only services that answered a payment challenge on the last check; false (or 0): the others.'),
+  live: strictBoolean(
+    'true (or 1, yes): only services that answered a payment challenge on the last check; false (or 0, no): the others. In any case.'),
   q: lenient(toWords, z.string(),
     'Free text over name, category, description and endpoints: every word, or "quoted phrase" as written, must occur as a substring, in any case.'),
   category: lenient(toLowerText, z.string(), 'A category, exactly, in any case (data, ai, search, ...).'),
@@ -140,11 +154,20 @@ export type ServiceListQuery = z.output<typeof ServiceListQuery>;
  */
 export function toServiceQuery(query: ServiceListQuery): ServiceQuery {
   const { limit, offset, sort, flags, ...rest } = query;
-  const filters: ServiceFilters = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  const filters: ServiceFilters = Object.fromEntries(Object.entries(rest)
+    .filter(([name, value]) => value !== undefined && Object.hasOwn(ServiceListQuery.shape, name)));
   if (flags === 'none') filters.no_flags = true;
   return {
     filters,
     page: { limit: Math.min(PAGE_LIMIT.max, Math.max(PAGE_LIMIT.min, limit)), offset: Math.max(0, offset) },
     sort: sort === undefined || (sort === 'relevance' && !filters.q) ? 'live' : sort,
   };
+}
+
+/**
+ * The query parameters a list's schema does not know, sorted: what its `page.ignored` names.
+ * @example toIgnored(ServiceListQuery, ServiceListQuery.parse({ sort_by: 'price', live: 'yes' })) // ['sort_by']
+ */
+export function toIgnored(schema: z.ZodObject, query: Record<string, unknown>): string[] {
+  return Object.keys(query).filter((name) => !Object.hasOwn(schema.shape, name)).sort();
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toServiceQuery, ServiceListQuery } from '../../domain/list-query.ts';
+import { toIgnored, toServiceQuery, ServiceListQuery } from '../../domain/list-query.ts';
 import { BatchResult, ServiceDetail, ServiceList, Stats } from '../../domain/schemas.ts';
 import { getDelisting } from '../../data/owners.ts';
 import { listServices } from '../../data/service-list.ts';
@@ -23,7 +23,7 @@ export const listServicesOperation = defineOperation({
   summary: 'List and filter services, live first then by id unless sort says otherwise, with offset paging. Filters combine; all are case-insensitive.',
   input: { query: ServiceListQuery },
   output: ServiceList,
-  errors: { '400': 'missing_query: a value of sort, max_price_usd, source, flag or flags outside what it allows (named in the message).' },
+  errors: { '400': 'missing_query: a value of live, sort, max_price_usd, source, flag or flags outside what it allows (named in the message).' },
   tool: { name: 'search_services', title: 'Search payable services', readOnly: true },
   examples: (): OperationExample[] => [
     { query: { rail: 'x402', chain: 'base', live: 'true', limit: '20' } },
@@ -37,7 +37,7 @@ export const listServicesOperation = defineOperation({
     return {
       generated_at: deps.now().toISOString(),
       counts,
-      page: { ...applied.page, next_offset: more ? applied.page.offset + services.length : null, sort },
+      page: { ...applied.page, next_offset: more ? applied.page.offset + services.length : null, sort, ignored: toIgnored(ServiceListQuery, query) },
       services,
     } satisfies ServiceList;
   },
