@@ -33,9 +33,9 @@ function createFixtureApp(overrides: Parameters<typeof createTestApp>[1] = {}) {
 }
 
 describe('GET /api/v1/services', () => {
-  it('answers the list shape, live services first and then by id, with counts over the whole match', async () => {
+  it('answers the list shape, live services first and then by id with sort=live, with counts over the whole match', async () => {
     const { request } = createFixtureApp();
-    const { status, json } = await request('/api/v1/services');
+    const { status, json } = await request('/api/v1/services?sort=live');
     expect(status).toBe(200);
     const list = ServiceList.parse(json);
     expect(list.counts).toEqual({ total: 60, live: 20, dual_rail: 15 });

@@ -49,9 +49,13 @@ describe('GET /api/v1/services: sort and the newer filters', () => {
     expect(ids(await list('sort=uptime'))).toEqual(['b-test', 'd-test', 'a-test', 'c-test']);
     expect(ids(await list('sort=latency'))).toEqual(['b-test', 'd-test', 'a-test', 'c-test']);
     expect((await list('sort=PRICE')).page.sort).toBe('price');
-    expect((await list('')).page.sort).toBe('live');
-    // relevance needs q: without it the list is read live first, and says so.
-    expect((await list('sort=relevance')).page.sort).toBe('live');
+    // The default: quality without q (live b and d, b with the better uptime; then a, checked, before c, never), relevance with it.
+    expect(ids(await list(''))).toEqual(['b-test', 'd-test', 'a-test', 'c-test']);
+    expect((await list('')).page.sort).toBe('quality');
+    expect((await list('q=paid')).page.sort).toBe('relevance');
+    expect((await list('q=paid&sort=live')).page.sort).toBe('live');
+    // relevance needs q: without it the list is read in quality order, and says so.
+    expect((await list('sort=relevance')).page.sort).toBe('quality');
     expect((await list('sort=relevance&q=paid')).page.sort).toBe('relevance');
   });
 
@@ -100,7 +104,7 @@ describe('GET /api/v1/services: sort and the newer filters', () => {
 
   it('keeps the older parameters lenient', async () => {
     const clamped = await list('limit=9999&offset=-3&rail=nope-rail');
-    expect(clamped.page).toEqual({ limit: 500, offset: 0, next_offset: null, sort: 'live', ignored: [] });
+    expect(clamped.page).toEqual({ limit: 500, offset: 0, next_offset: null, sort: 'quality', ignored: [] });
     expect(clamped.counts.total).toBe(0);
     expect((await list('limit=abc&live=1')).page.limit).toBe(100);
     expect(ids(await list('chain=eip155:8453&limit=1')).length).toBe(1);

@@ -9,12 +9,8 @@ export interface Search {
   /** Tests one service, for a walk in list order that stops at a full page. */
   rowSql: string;
   params: unknown[];
-  /**
-   * With words the trigram index holds: a subquery of the matches' `rowid` and their FTS5 bm25 `score` (lower is a
-   * better match), for `sort=relevance`; the same params. A query of short words only has none: every match is
-   * found by LIKE or GLOB, with nothing to rank it by.
-   */
-  rankedSql?: string;
+  /** A subquery of every match's `rowid` and its text `score` (higher is a better match: toTextScore), for `relevance`. */
+  ranked: { sql: string; params: unknown[] };
 }
 
 /**
@@ -29,20 +25,45 @@ export function toSearch(q: string): Search | null {
   const caseless = words.filter((word) => [...word].length < TRIGRAM).map(toCaseless);
   const tests = caseless.map(({ test }) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${test}`).join(' OR ')})`);
   const testParams = caseless.flatMap(({ pattern }) => SEARCHED_COLUMNS.map(() => pattern));
-  if (indexed.length > 0) {
-    // The trigram match narrows first, so testing the short words on its matches is cheap either way.
-    const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-    const where = ['services_fts MATCH ?', ...tests].join(' AND ');
-    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${where})`;
-    const rankedSql = `(SELECT rowid, bm25(services_fts) AS score FROM services_fts WHERE ${where})`;
-    return { sql, rowSql: sql, params: [match, ...testParams], rankedSql };
-  }
-  return {
-    sql: `s.rowid IN (SELECT rowid FROM services_fts WHERE ${tests.join(' AND ')})`,
-    rowSql: `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${tests.join(' AND ')})`,
-    params: testParams,
-  };
+  const score = toTextScore(words, { name: 'name', description: 'description' });
+  // The trigram match narrows first, so testing the short words on its matches is cheap either way.
+  const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
+  const where = [...(indexed.length > 0 ? ['services_fts MATCH ?'] : []), ...tests].join(' AND ');
+  const params = [...(indexed.length > 0 ? [match] : []), ...testParams];
+  const ranked = { sql: `(SELECT rowid, ${score.sql} AS score FROM services_fts WHERE ${where})`, params: [...score.params, ...params] };
+  const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${where})`;
+  if (indexed.length > 0) return { sql, rowSql: sql, params, ranked };
+  const rowSql = `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${where})`;
+  return { sql, rowSql, params, ranked };
 }
+
+/** How much one word adds to the text score where it is found: in the name above the description, whole above prefix. */
+export const WORD_WEIGHTS = { nameWord: 4, namePrefix: 3, descriptionWord: 2, descriptionPrefix: 1 };
+
+/**
+ * The text score of a match, as SQL over its `name` and `description` columns: for each word, the weight of the best
+ * place it is found as a whole word or as the start of one (WORD_WEIGHTS); a word found only inside another word, a
+ * URL, the category or an endpoint adds nothing. So "web search" ranks above "research" for `search`.
+ * @example toTextScore(['search'], { name: 's.name', description: 's.description' }).params[0] // '*[^a-z0-9]search[^a-z0-9]*'
+ */
+export function toTextScore(words: readonly string[], columns: { name: string; description: string }): { sql: string; params: string[] } {
+  const padded = (column: string) => `(' ' || lower(coalesce(${column}, '')) || ' ')`;
+  const name = padded(columns.name);
+  const description = padded(columns.description);
+  const w = WORD_WEIGHTS;
+  const sql = words.map(() => `(CASE WHEN ${name} GLOB ? THEN ${w.nameWord} WHEN ${name} GLOB ? THEN ${w.namePrefix} ELSE 0 END`
+    + ` + CASE WHEN ${description} GLOB ? THEN ${w.descriptionWord} WHEN ${description} GLOB ? THEN ${w.descriptionPrefix} ELSE 0 END)`);
+  const params = words.flatMap((word) => {
+    const glob = toGlobLiteral(word);
+    const whole = `*[^a-z0-9]${glob}[^a-z0-9]*`;
+    const prefix = `*[^a-z0-9]${glob}*`;
+    return [whole, prefix, whole, prefix];
+  });
+  return { sql: `(${sql.join(' + ')})`, params };
+}
+
+/** A word as a GLOB pattern matching itself: GLOB's own characters as classes of one. */
+const toGlobLiteral = (word: string) => word.replace(/[*?[]/g, '[$&]');
 
 /**
  * The words of a query, lower-cased: each "quoted phrase" whole (an unclosed quote runs to the end), each other run

@@ -1,6 +1,7 @@
 /**
- * The list operation: one page of services matching the filters, in one of the list's orders (`live`: live first then
- * by id; `price`, `uptime`, `latency`, `newest`; `relevance` with free text), with counts over all matches. Every
+ * The list operation: one page of services matching the filters, in one of the list's orders (`quality`, the default;
+ * `live`: live first then by id; `price`, `uptime`, `latency`, `newest`; `relevance` with free text), with counts over
+ * all matches. Every
  * order ends in the id, so it is total and offset paging never repeats or skips a service while nothing is written.
  *
  * Facet filters read the facet table (`rail:x402`, `chain:base`, `asset:usdc`, `category:data`, `source:bazaar`,
@@ -27,14 +28,21 @@ export interface ListServicesResult {
   services: Service[];
   /** Whether services follow this page: read with the page (or a kept order), since counts may lag (COUNTS_MAX_LAG_MS). */
   more: boolean;
-  /** The order applied: `relevance` falls back to `live` without words the trigram index holds (nothing to rank by). */
+  /** The order applied: `relevance` only with free text, else `quality`. */
   sort: Sort;
 }
 
 type Counts = ListServicesResult['counts'];
 
+/**
+ * The quality keys (migration 021 indexes them as written here): live first, unflagged before flagged, 30-day uptime
+ * highest first (unknown last), most directories first, then id. `relevance` ranks the text match, then these.
+ */
+const QUALITY_ORDER = `s.live_rank, s.flags <> '[]', s.uptime_30d IS NULL, s.uptime_30d DESC, json_array_length(s.sources) DESC, s.id`;
+
 /** Each order but relevance: its ORDER BY over the services `s`, and the index that reads it without a sort. */
 const ORDERS: Record<Exclude<Sort, 'relevance'>, { by: string; index: string }> = {
+  quality: { by: QUALITY_ORDER, index: 'services_quality' },
   live: { by: 's.live_rank, s.id', index: 'services_order' },
   price: { by: 's.price_usd IS NULL, s.price_usd, s.id', index: 'services_price' },
   uptime: { by: 's.uptime_30d IS NULL, s.uptime_30d DESC, s.id', index: 'services_uptime' },
@@ -207,8 +215,7 @@ interface Where {
 function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string, number>): ListQuery {
   const facets = toFilterFacets(filters).sort((a, b) => (facetSizes.get(a) ?? 0) - (facetSizes.get(b) ?? 0));
   const search = filters.q ? toSearch(filters.q) : null;
-  // Relevance ranks by bm25 over the trigram match; short words alone match by LIKE, with nothing to rank.
-  const applied: Exclude<Sort, 'relevance'> | 'relevance' = sort === 'relevance' && search?.rankedSql === undefined ? 'live' : sort;
+  const applied: Sort = sort === 'relevance' && search === null ? 'quality' : sort;
   const rowTests: Where = { sql: [], params: [] };
   if (filters.max_price_usd !== undefined) pushTo(rowTests, 's.price_usd <= ?', filters.max_price_usd);
   if (filters.facilitator) pushTo(rowTests, 'instr(lower(s.facilitator), ?) > 0', filters.facilitator);
@@ -252,10 +259,10 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
 
   if (applied === 'relevance') {
     const where = conditions('s.live_rank', 's.id', facets, undefined);
-    const sql = `SELECT s.rowid FROM ${search!.rankedSql} m CROSS JOIN services s ON s.rowid = m.rowid${toClause(where.sql)}
-      ORDER BY m.score, s.id`;
-    const page = { from: matches.from, by: ORDERS.live.by, params: matches.params };
-    return { sort: applied, countSql, countParams, order: { sql, params: [...search!.params, ...where.params], always: true }, page };
+    const sql = `SELECT s.rowid FROM ${search!.ranked.sql} m CROSS JOIN services s ON s.rowid = m.rowid${toClause(where.sql)}
+      ORDER BY m.score DESC, ${QUALITY_ORDER}`;
+    const page = { from: matches.from, by: QUALITY_ORDER, params: matches.params };
+    return { sort: applied, countSql, countParams, order: { sql, params: [...search!.ranked.params, ...where.params], always: true }, page };
   }
   const { by, index } = ORDERS[applied];
   if (applied === 'live' && driving !== undefined) {

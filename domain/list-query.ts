@@ -139,7 +139,7 @@ export const ServiceListQuery = z.looseObject({
   flag: strictEnum(FLAGS, `Only services with this flag: ${FLAGS.join(', ')}.`),
   flags: strictEnum(['none'], 'none: only services without any flag.'),
   sort: strictEnum(SORTS,
-    'live (default: live first), price (cheapest first), uptime (30-day uptime, highest first), latency (30-day median, fastest first), newest (first indexed, newest first) or relevance (with q: best match first). Unknown values last; ties by id.'),
+    'quality (the default without q: live first, then unflagged, then 30-day uptime, then most directories), relevance (the default with q: whole-word and prefix matches in name and description first, then the quality keys), live (live first), price (cheapest first), uptime (30-day uptime, highest first), latency (30-day median, fastest first) or newest (first indexed, newest first). Unknown values last; ties by id.'),
   limit: z.preprocess(toInteger, z.int().default(PAGE_LIMIT.default))
     .meta({ description: 'Page size 1-500, default 100 (clamped; page.limit says what was applied).', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max }),
   offset: z.preprocess(toInteger, z.int().default(0))
@@ -149,8 +149,8 @@ export type ServiceListQuery = z.output<typeof ServiceListQuery>;
 
 /**
  * The query as the list applies it: paging clamped (limit below 1 -> 1, above 500 -> 500, none or not a number -> 100;
- * offset below 0, none or not a number -> 0) and `relevance` only with `q`.
- * @example toServiceQuery(ServiceListQuery.parse({ limit: '9999', sort: 'relevance' })) // page { limit: 500, offset: 0 }, sort 'live'
+ * offset below 0, none or not a number -> 0) and the order toSort gives.
+ * @example toServiceQuery(ServiceListQuery.parse({ limit: '9999', sort: 'relevance' })) // page { limit: 500, offset: 0 }, sort 'quality'
  */
 export function toServiceQuery(query: ServiceListQuery): ServiceQuery {
   const { limit, offset, sort, flags, ...rest } = query;
@@ -160,7 +160,7 @@ export function toServiceQuery(query: ServiceListQuery): ServiceQuery {
   return {
     filters,
     page: { limit: Math.min(PAGE_LIMIT.max, Math.max(PAGE_LIMIT.min, limit)), offset: Math.max(0, offset) },
-    sort: sort === undefined || (sort === 'relevance' && !filters.q) ? 'live' : sort,
+    sort: toSort(sort, filters.q !== undefined),
   };
 }
 
@@ -170,4 +170,14 @@ export function toServiceQuery(query: ServiceListQuery): ServiceQuery {
  */
 export function toIgnored(schema: z.ZodObject, query: Record<string, unknown>): string[] {
   return Object.keys(query).filter((name) => !Object.hasOwn(schema.shape, name)).sort();
+}
+
+/**
+ * The order a list applies: the one asked for, else `relevance` with free text and `quality` without; `relevance`
+ * asked without free text is `quality` (nothing to rank by).
+ * @example toSort(undefined, true) // 'relevance'
+ */
+export function toSort(asked: Sort | undefined, hasText: boolean): Sort {
+  if (asked === undefined || asked === 'relevance') return hasText ? 'relevance' : 'quality';
+  return asked;
 }

@@ -20,7 +20,7 @@ export const listServicesOperation = defineOperation({
   method: 'GET',
   path: '/api/v1/services',
   group: 'index',
-  summary: 'List and filter services, live first then by id unless sort says otherwise, with offset paging. Filters combine; all are case-insensitive.',
+  summary: 'List and filter services, best first (quality: live, unflagged, uptime, directories; with q, the best text match first) unless sort says otherwise, with offset paging. Filters combine; all are case-insensitive.',
   input: { query: ServiceListQuery },
   output: ServiceList,
   errors: { '400': 'missing_query: a value of live, sort, max_price_usd, source, flag or flags outside what it allows (named in the message).' },
