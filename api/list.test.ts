@@ -164,3 +164,26 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/api/v1/services'].get['x-mcp-tool']).toBe('search_services');
   });
 });
+
+describe('names', () => {
+  it('names a service whose directory name is a bare protocol word or a slug of its host by its host, in the list and the detail', async () => {
+    const test = createTestApp([
+      makeService({ id: 'x402-example-com', name: 'x402', endpoint: 'https://x402.example.com/' }),
+      makeService({ id: 'api-shop-test', name: 'pay', endpoint: 'https://api.shop.test/v1/pay' }),
+      makeService({ id: 'weather-test', name: 'Weather now', endpoint: 'https://weather.test/now' }),
+    ]);
+    const server = serveApp(test.app, { hostname: '127.0.0.1', port: 0 });
+    await server.ready();
+    try {
+      const base = new URL(server.url!).origin;
+      const page = ServiceList.parse(await (await fetch(`${base}/api/v1/services?sort=newest`)).json());
+      expect(Object.fromEntries(page.services.map((service) => [service.id, service.name]))).toEqual({
+        'x402-example-com': 'x402.example.com', 'api-shop-test': 'api.shop.test', 'weather-test': 'Weather now',
+      });
+      const detail = await (await fetch(`${base}/api/v1/services/api-shop-test`)).json();
+      expect(detail.name).toBe('api.shop.test');
+    } finally {
+      await server.close(true);
+    }
+  });
+});
