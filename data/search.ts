@@ -15,19 +15,21 @@ export interface Search {
 
 /**
  * Free-text search: every word (or "quoted phrase", as written) must occur, as a substring, in the name, category,
- * description or an endpoint. Words of three or more characters are found through the trigram index; shorter ones,
- * which it cannot hold, by a caseless LIKE or GLOB over the same four columns of the rows it stores.
+ * description or an endpoint; a word is looked for by its stem (toQueryWords), and words that carry no topic are
+ * left out. Stems of three or more characters are found through the trigram index; shorter ones, which it cannot
+ * hold, by a caseless LIKE or GLOB over the same four columns of the rows it stores.
  */
 export function toSearch(q: string): Search | null {
-  const words = toWords(q);
+  const words = toQueryWords(q);
   if (words.length === 0) return null;
-  const indexed = words.filter((word) => [...word].length >= TRIGRAM);
-  const caseless = words.filter((word) => [...word].length < TRIGRAM).map(toCaseless);
+  const stems = words.map((word) => word.stem);
+  const indexed = stems.filter((stem) => [...stem].length >= TRIGRAM);
+  const caseless = stems.filter((stem) => [...stem].length < TRIGRAM).map(toCaseless);
   const tests = caseless.map(({ test }) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${test}`).join(' OR ')})`);
   const testParams = caseless.flatMap(({ pattern }) => SEARCHED_COLUMNS.map(() => pattern));
   const score = toTextScore(words, { name: 'name', description: 'description' });
   // The trigram match narrows first, so testing the short words on its matches is cheap either way.
-  const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
+  const match = indexed.map((stem) => `"${stem.replaceAll('"', '""')}"`).join(' AND ');
   const where = [...(indexed.length > 0 ? ['services_fts MATCH ?'] : []), ...tests].join(' AND ');
   const params = [...(indexed.length > 0 ? [match] : []), ...testParams];
   const ranked = { sql: `(SELECT rowid, ${score.sql} AS score FROM services_fts WHERE ${where})`, params: [...score.params, ...params] };
@@ -37,26 +39,66 @@ export function toSearch(q: string): Search | null {
   return { sql, rowSql, params, ranked };
 }
 
+/** A word of a query: as written (lower-cased), and the stem it is matched by. */
+export interface QueryWord {
+  text: string;
+  stem: string;
+}
+
+/**
+ * The words a query is matched and ranked by: each word with its stem (toStem; a "quoted phrase" is its own stem),
+ * without the words that carry no topic (STOP_WORDS) unless the query holds nothing else. People and agents ask in
+ * sentences ("scrape a web page", "verify an email address"), and a service says "scraping" or "verification".
+ * @example toQueryWords('Verify an "email address"') // [{ text: 'verify', stem: 'verif' }, { text: 'email address', stem: 'email address' }]
+ */
+export function toQueryWords(q: string): QueryWord[] {
+  const phrases = new Set([...q.toLowerCase().matchAll(/"([^"]*)"?/g)].map((match) => match[1]!.trim().replace(/\s+/g, ' ')));
+  const words = toWords(q).map((text) => ({ text, stem: phrases.has(text) ? text : toStem(text) }));
+  const topical = words.filter((word) => phrases.has(word.text) || !STOP_WORDS.has(word.text));
+  return topical.length > 0 ? topical : words;
+}
+
+/** Lucene's English stop words: a query is neither narrowed nor ranked by them. */
+const STOP_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on',
+  'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
+]);
+
+/** English endings a stem drops, longest first; a stem keeps at least STEM_MIN letters. */
+const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ies', 'ers', 'er', 'es', 'ed', 's', 'e', 'y'];
+const STEM_MIN = 4;
+
+/**
+ * The stem of a plain lower-case word: the first ending of SUFFIXES it has whose removal leaves STEM_MIN letters or
+ * more, so `scrape` finds "scraping" and "scraper", `verify` "verification", `currency` "currencies". Anything but
+ * letters a-z (`x402`, `json-rpc`) is its own stem.
+ * @example toStem('rates') // 'rate'
+ */
+export function toStem(word: string): string {
+  if (!/^[a-z]+$/.test(word)) return word;
+  const suffix = SUFFIXES.find((ending) => word.endsWith(ending) && word.length - ending.length >= STEM_MIN);
+  return suffix ? word.slice(0, -suffix.length) : word;
+}
+
 /** How much one word adds to the text score where it is found: in the name above the description, whole above prefix. */
 export const WORD_WEIGHTS = { nameWord: 4, namePrefix: 3, descriptionWord: 2, descriptionPrefix: 1 };
 
 /**
  * The text score of a match, as SQL over its `name` and `description` columns: for each word, the weight of the best
- * place it is found as a whole word or as the start of one (WORD_WEIGHTS); a word found only inside another word, a
- * URL, the category or an endpoint adds nothing. So "web search" ranks above "research" for `search`.
- * @example toTextScore(['search'], { name: 's.name', description: 's.description' }).params[0] // '*[^a-z0-9]search[^a-z0-9]*'
+ * place it is found as a whole word, or its stem as the start of one (WORD_WEIGHTS); a word found only inside another
+ * word, a URL, the category or an endpoint adds nothing. So "web search" ranks above "research" for `search`.
+ * @example toTextScore([{ text: 'search', stem: 'search' }], { name: 's.name', description: 's.description' }).params[0] // '*[^a-z0-9]search[^a-z0-9]*'
  */
-export function toTextScore(words: readonly string[], columns: { name: string; description: string }): { sql: string; params: string[] } {
+export function toTextScore(words: readonly QueryWord[], columns: { name: string; description: string }): { sql: string; params: string[] } {
   const padded = (column: string) => `(' ' || lower(coalesce(${column}, '')) || ' ')`;
   const name = padded(columns.name);
   const description = padded(columns.description);
   const w = WORD_WEIGHTS;
   const sql = words.map(() => `(CASE WHEN ${name} GLOB ? THEN ${w.nameWord} WHEN ${name} GLOB ? THEN ${w.namePrefix} ELSE 0 END`
     + ` + CASE WHEN ${description} GLOB ? THEN ${w.descriptionWord} WHEN ${description} GLOB ? THEN ${w.descriptionPrefix} ELSE 0 END)`);
-  const params = words.flatMap((word) => {
-    const glob = toGlobLiteral(word);
-    const whole = `*[^a-z0-9]${glob}[^a-z0-9]*`;
-    const prefix = `*[^a-z0-9]${glob}*`;
+  const params = words.flatMap(({ text, stem }) => {
+    const whole = `*[^a-z0-9]${toGlobLiteral(text)}[^a-z0-9]*`;
+    const prefix = `*[^a-z0-9]${toGlobLiteral(stem)}*`;
     return [whole, prefix, whole, prefix];
   });
   return { sql: `(${sql.join(' + ')})`, params };

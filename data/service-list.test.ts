@@ -136,6 +136,24 @@ describe('list orders', () => {
     for (const limit of [1, 2]) expect(walk(db, 'relevance', { q: 'search' }, limit)).toEqual(ranked);
   });
 
+  it('free text: every topical word by its stem, stop words left out, a quoted phrase as written', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [
+      makeService({ id: 'scraping-test', name: 'Scraper', description: 'Web scraping of any page' }),
+      makeService({ id: 'verify-test', name: 'Mailcheck', description: 'Email address verification' }),
+      makeService({ id: 'rates-test', name: 'FX', description: 'Exchange rates for 150 currencies' }),
+      makeService({ id: 'the-test', name: 'The', description: 'Nothing else' }),
+    ], NOW);
+    const found = (q: string) => ids(db, 'relevance', { q });
+    expect(found('scrape a web page')).toEqual(['scraping-test']);
+    expect(found('verify an email address')).toEqual(['verify-test']);
+    expect(found('currency exchange rates')).toEqual(['rates-test']);
+    expect(found('"web scrape"')).toEqual([]);
+    expect(found('"web scraping"')).toEqual(['scraping-test']);
+    // A query of stop words alone is searched as written.
+    expect(found('the')).toEqual(['the-test']);
+  });
+
   it('page exactly under every order and filter: no repeats, none skipped', () => {
     const db = fixture();
     const filterSets: ServiceFilters[] = [

@@ -103,6 +103,7 @@ describe('format.ts', () => {
     expect(toDisplayName('x402', 'https://api.example.com/v1/x402')).toBe('api.example.com');
     expect(toDisplayName('PAY', 'https://shop.test/checkout')).toBe('shop.test');
     expect(toDisplayName('x402 Weather', 'https://api.example.com/')).toBe('x402 Weather');
+    expect(toDisplayName('OpenWeather', 'https://openweather.mpp.example/')).toBe('OpenWeather');
     expect(shortenMiddle('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 13)).toBe('0x8335…A02913');
     expect(shortenMiddle('short', 13)).toBe('short');
   });
