@@ -9,8 +9,8 @@ export interface Search {
   /** Tests one service, for a walk in list order that stops at a full page. */
   rowSql: string;
   params: unknown[];
-  /** A subquery of every match's `rowid` and its text `score` (higher is a better match: toTextScore), for `relevance`. */
-  ranked: { sql: string; params: unknown[] };
+  /** The text score of a service `s` (higher is a better match: toTextScore), for `relevance`. */
+  score: { sql: string; params: unknown[] };
 }
 
 /**
@@ -27,16 +27,16 @@ export function toSearch(q: string): Search | null {
   const caseless = stems.filter((stem) => [...stem].length < TRIGRAM).map(toCaseless);
   const tests = caseless.map(({ test }) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${test}`).join(' OR ')})`);
   const testParams = caseless.flatMap(({ pattern }) => SEARCHED_COLUMNS.map(() => pattern));
-  const score = toTextScore(words, { name: 'name', description: 'description' });
+  // Scored on the services' own columns: the ranking reads each match's row once, for these and its quality keys.
+  const score = toTextScore(words, { name: 's.name', description: 's.description' });
   // The trigram match narrows first, so testing the short words on its matches is cheap either way.
   const match = indexed.map((stem) => `"${stem.replaceAll('"', '""')}"`).join(' AND ');
   const where = [...(indexed.length > 0 ? ['services_fts MATCH ?'] : []), ...tests].join(' AND ');
   const params = [...(indexed.length > 0 ? [match] : []), ...testParams];
-  const ranked = { sql: `(SELECT rowid, ${score.sql} AS score FROM services_fts WHERE ${where})`, params: [...score.params, ...params] };
   const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${where})`;
-  if (indexed.length > 0) return { sql, rowSql: sql, params, ranked };
+  if (indexed.length > 0) return { sql, rowSql: sql, params, score };
   const rowSql = `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${where})`;
-  return { sql, rowSql, params, ranked };
+  return { sql, rowSql, params, score };
 }
 
 /** A word of a query: as written (lower-cased), and the stem it is matched by. */
@@ -87,19 +87,20 @@ export const WORD_WEIGHTS = { nameWord: 4, namePrefix: 3, descriptionWord: 2, de
  * The text score of a match, as SQL over its `name` and `description` columns: for each word, the weight of the best
  * place it is found as a whole word, or its stem as the start of one (WORD_WEIGHTS); a word found only inside another
  * word, a URL, the category or an endpoint adds nothing. So "web search" ranks above "research" for `search`.
- * @example toTextScore([{ text: 'search', stem: 'search' }], { name: 's.name', description: 's.description' }).params[0] // '*[^a-z0-9]search[^a-z0-9]*'
+ * @example toTextScore([{ text: 'search', stem: 'search' }], { name: 's.name', description: 's.description' }).params[1] // '*[^a-z0-9]search[^a-z0-9]*'
  */
 export function toTextScore(words: readonly QueryWord[], columns: { name: string; description: string }): { sql: string; params: string[] } {
-  const padded = (column: string) => `(' ' || lower(coalesce(${column}, '')) || ' ')`;
-  const name = padded(columns.name);
-  const description = padded(columns.description);
   const w = WORD_WEIGHTS;
-  const sql = words.map(() => `(CASE WHEN ${name} GLOB ? THEN ${w.nameWord} WHEN ${name} GLOB ? THEN ${w.namePrefix} ELSE 0 END`
-    + ` + CASE WHEN ${description} GLOB ? THEN ${w.descriptionWord} WHEN ${description} GLOB ? THEN ${w.descriptionPrefix} ELSE 0 END)`);
+  // instr first: most matches hold a word only in an endpoint or inside another word, and skip both GLOBs.
+  const place = (column: string, whole: number, prefix: number) => {
+    const padded = `(' ' || lower(${column}) || ' ')`;
+    return `CASE WHEN instr(lower(${column}), ?) = 0 THEN 0 WHEN ${padded} GLOB ? THEN ${whole} WHEN ${padded} GLOB ? THEN ${prefix} ELSE 0 END`;
+  };
+  const sql = words.map(() => `(${place(columns.name, w.nameWord, w.namePrefix)} + ${place(columns.description, w.descriptionWord, w.descriptionPrefix)})`);
   const params = words.flatMap(({ text, stem }) => {
     const whole = `*[^a-z0-9]${toGlobLiteral(text)}[^a-z0-9]*`;
     const prefix = `*[^a-z0-9]${toGlobLiteral(stem)}*`;
-    return [whole, prefix, whole, prefix];
+    return [stem, whole, prefix, stem, whole, prefix];
   });
   return { sql: `(${sql.join(' + ')})`, params };
 }

@@ -258,11 +258,10 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   }
 
   if (applied === 'relevance') {
-    const where = conditions('s.live_rank', 's.id', facets, undefined);
-    const sql = `SELECT s.rowid FROM ${search!.ranked.sql} m CROSS JOIN services s ON s.rowid = m.rowid${toClause(where.sql)}
-      ORDER BY m.score DESC, ${QUALITY_ORDER}`;
+    const where = conditions('s.live_rank', 's.id', facets, search!.sql);
+    const sql = `SELECT s.rowid FROM services s${toClause(where.sql)} ORDER BY ${search!.score.sql} DESC, ${QUALITY_ORDER}`;
     const page = { from: matches.from, by: QUALITY_ORDER, params: matches.params };
-    return { sort: applied, countSql, countParams, order: { sql, params: [...search!.ranked.params, ...where.params], always: true }, page };
+    return { sort: applied, countSql, countParams, order: { sql, params: [...where.params, ...search!.score.params], always: true }, page };
   }
   const { by, index } = ORDERS[applied];
   if (applied === 'live' && driving !== undefined) {
