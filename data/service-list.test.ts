@@ -6,6 +6,7 @@ import { migrate, type DB } from './db.ts';
 import { migrations } from './migrations/index.ts';
 import { writeServiceFlags } from './flags.ts';
 import { recordProbes } from './probes.ts';
+import { toQualityOrder } from './quality.ts';
 import { listServices } from './service-list.ts';
 import { getService, getStats } from './service-read.ts';
 import { upsertServices } from './services.ts';
@@ -118,6 +119,14 @@ describe('list orders', () => {
     for (const limit of [1, 2, 4]) expect(walk(db, 'quality', {}, limit), `by ${limit}`).toEqual(expected);
     expect(ids(db, 'quality', { rail: 'x402' })).toEqual(expected.filter((id) => id !== 'd-test'));
     expect(ids(db, 'quality', { live: false })).toEqual(['g-test', 'e-test', 'h-test', 'i-test']);
+  });
+
+  it('quality reads its index (migration 021) in order, without a sort', () => {
+    const db = fixture();
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT s.id FROM services s INDEXED BY services_quality ORDER BY ${toQualityOrder('s')} LIMIT 20`)
+      .all() as Array<{ detail: string }>).map((row) => row.detail).join('\n');
+    expect(plan).toContain('services_quality');
+    expect(plan).not.toContain('TEMP B-TREE');
   });
 
   it('relevance: whole words and word starts in name and description above text inside words or URLs, then quality', () => {

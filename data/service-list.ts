@@ -19,6 +19,7 @@ import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-q
 import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
+import { toQualityOrder } from './quality.ts';
 import { toSearch } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
 
@@ -34,11 +35,8 @@ export interface ListServicesResult {
 
 type Counts = ListServicesResult['counts'];
 
-/**
- * The quality keys (migration 021 indexes them as written here): live first, unflagged before flagged, 30-day uptime
- * highest first (unknown last), most directories first, then id. `relevance` ranks the text match, then these.
- */
-const QUALITY_ORDER = `s.live_rank, s.flags <> '[]', s.uptime_30d IS NULL, s.uptime_30d DESC, json_array_length(s.sources) DESC, s.id`;
+/** The quality keys (data/quality.ts): the default order, and what `relevance` ranks by after the text. */
+const QUALITY_ORDER = toQualityOrder('s');
 
 /** Each order but relevance: its ORDER BY over the services `s`, and the index that reads it without a sort. */
 const ORDERS: Record<Exclude<Sort, 'relevance'>, { by: string; index: string }> = {

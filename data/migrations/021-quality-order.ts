@@ -1,7 +1,7 @@
 /**
- * The list's default order, `quality` (data/service-list.ts ORDERS): live first, unflagged before flagged, 30-day
- * uptime highest first (unknown last), most directories first, then id. One index holds that order, its keys written
- * as the ORDER BY writes them, so a page reads LIMIT rows of it at any size of the index.
+ * The lists' default order, `quality` (data/quality.ts): live first, unflagged before flagged, 30-day uptime highest
+ * first (unknown last), most directories first, then id. One index holds that order, its keys written as the ORDER BY
+ * writes them, so a page reads LIMIT rows of it at any size of the index.
  *
  * Services whose directory name is a bare protocol word are named by their host in every answer (domain/names.ts):
  * stored detail answers are dropped, assembled on the spot until each service's next write.
