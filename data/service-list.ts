@@ -1,8 +1,8 @@
 /**
  * The list operation: one page of services matching the filters, in one of the list's orders (`quality`, the default;
  * `live`: live first then by id; `price`, `uptime`, `latency`, `newest`; `relevance` with free text), with counts over
- * all matches. Every
- * order ends in the id, so it is total and offset paging never repeats or skips a service while nothing is written.
+ * all matches. Every order ends in the id, so it is total and offset paging never repeats or skips a service while
+ * nothing is written.
  *
  * Facet filters read the facet table (`rail:x402`, `chain:base`, `asset:usdc`, `category:data`, `source:bazaar`,
  * `flag:wildcard_402`), driven by the rarest facet asked for; free text reads the trigram index (data/search.ts);
@@ -10,7 +10,7 @@
  * - in `live` order driven by a facet, from the facet table's own order;
  * - when the matches are few (or the order is `relevance`), their order is read once and kept, and each page is read
  *   by rowid;
- * - else by walking the order's own index (migration 009) and keeping the matches until the page is full.
+ * - else by walking the order's own index (migrations 009 and 021) and keeping the matches until the page is full.
  * What every page of one query shares (its counts, a kept order) is cached until a change through this connection,
  * or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as they are, in
  * that order.

@@ -84,6 +84,7 @@ function toBoolean(value: unknown): unknown {
   if (text === undefined) return undefined;
   return BOOLEAN_WORDS.get(text) ?? first;
 }
+
 /** Free text: control characters read as spaces (a NUL would end SQLite's full-text query early), at most 200 characters. */
 function toWords(value: unknown): string | undefined {
   const text = toText(value)?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
