@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeServiceFlags } from '../data/flags.ts';
 import { recordProbes } from '../data/probes.ts';
 import { makeService } from '../data/testing.ts';
 import { ErrorResponse, FLAGS, ServiceList, SORTS, SOURCE_KINDS } from '../domain/schemas.ts';
@@ -165,6 +166,58 @@ describe('GET /openapi.json', () => {
   });
 });
 
+/** The app of `test` on a real socket for the length of `run`. */
+async function withServer(test: ReturnType<typeof createTestApp>, run: (base: string) => Promise<void>): Promise<void> {
+  const server = serveApp(test.app, { hostname: '127.0.0.1', port: 0 });
+  await server.ready();
+  try {
+    await run(new URL(server.url!).origin);
+  } finally {
+    await server.close(true);
+  }
+}
+
+describe('quality and relevance over HTTP', () => {
+  it('orders by quality (live, unflagged, uptime, directories, id) and by relevance, and pages each exactly', async () => {
+    const test = createTestApp([
+      makeService({ id: 'flagged-test', name: 'Weather flagged', description: 'Weather forecasts' }),
+      makeService({ id: 'two-dirs-test', name: 'Forecast hub', description: 'Hourly weather', sources: [{ source: 'bazaar', url: null }, { source: 'mpp.dev', url: null }] }),
+      makeService({ id: 'one-dir-test', name: 'Weather now', description: 'Current weather' }),
+      makeService({ id: 'dark-test', name: 'Dark', description: 'Was a weather API' }),
+      makeService({ id: 'unknown-test', name: 'Unknown', description: 'Never checked; an everyweather API' }),
+    ]);
+    // Live: flagged (1/1, flagged), two-dirs and one-dir (2/2 each); dark answered 1 of 2, last not; unknown never.
+    recordProbes(test.db, [1, 2].flatMap((h) => [
+      { service_id: 'two-dirs-test', probed_at: hour(h), ok: true, status_code: 402, method: 'GET', latency_ms: 50, reason: null, detected_rails: ['x402' as const] },
+      { service_id: 'one-dir-test', probed_at: hour(h), ok: true, status_code: 402, method: 'GET', latency_ms: 50, reason: null, detected_rails: ['x402' as const] },
+      { service_id: 'dark-test', probed_at: hour(h), ok: h === 2, status_code: h === 2 ? 402 : 500, method: 'GET', latency_ms: 50, reason: h === 2 ? null : 'server error', detected_rails: [] },
+    ]));
+    recordProbes(test.db, [{ service_id: 'flagged-test', probed_at: hour(1), ok: true, status_code: 402, method: 'GET', latency_ms: 50, reason: null, detected_rails: ['x402'] }]);
+    writeServiceFlags(test.db, 'flagged-test', ['wildcard_402']);
+    await withServer(test, async (base) => {
+      const walk = async (query: string, limit: number) => {
+        const seen: string[] = [];
+        for (let offset: number | null = 0; offset !== null;) {
+          const page = ServiceList.parse(await (await fetch(`${base}/api/v1/services?${query}&limit=${limit}&offset=${offset}`)).json());
+          seen.push(...ids(page));
+          offset = page.page.next_offset;
+        }
+        return seen;
+      };
+      const quality = ['two-dirs-test', 'one-dir-test', 'flagged-test', 'dark-test', 'unknown-test'];
+      // Relevance: "weather" as a word of the name (4) above one of the description (2) above inside another word (0).
+      const relevance = ['one-dir-test', 'flagged-test', 'two-dirs-test', 'dark-test', 'unknown-test'];
+      for (const limit of [1, 2, 5]) {
+        expect(await walk('sort=quality', limit), `quality by ${limit}`).toEqual(quality);
+        expect(await walk('x=1', limit), `default by ${limit}`).toEqual(quality);
+        expect(await walk('q=weather', limit), `relevance by ${limit}`).toEqual(relevance);
+      }
+      const page = ServiceList.parse(await (await fetch(`${base}/api/v1/services?q=weather`)).json());
+      expect(page.page.sort).toBe('relevance');
+    });
+  });
+});
+
 describe('names', () => {
   it('names a service whose directory name is a bare protocol word or a slug of its host by its host, in the list and the detail', async () => {
     const test = createTestApp([
@@ -172,18 +225,13 @@ describe('names', () => {
       makeService({ id: 'api-shop-test', name: 'pay', endpoint: 'https://api.shop.test/v1/pay' }),
       makeService({ id: 'weather-test', name: 'Weather now', endpoint: 'https://weather.test/now' }),
     ]);
-    const server = serveApp(test.app, { hostname: '127.0.0.1', port: 0 });
-    await server.ready();
-    try {
-      const base = new URL(server.url!).origin;
+    await withServer(test, async (base) => {
       const page = ServiceList.parse(await (await fetch(`${base}/api/v1/services?sort=newest`)).json());
       expect(Object.fromEntries(page.services.map((service) => [service.id, service.name]))).toEqual({
         'x402-example-com': 'x402.example.com', 'api-shop-test': 'api.shop.test', 'weather-test': 'Weather now',
       });
       const detail = await (await fetch(`${base}/api/v1/services/api-shop-test`)).json();
       expect(detail.name).toBe('api.shop.test');
-    } finally {
-      await server.close(true);
-    }
+    });
   });
 });
