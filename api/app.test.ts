@@ -33,13 +33,13 @@ function createFixtureApp(overrides: Parameters<typeof createTestApp>[1] = {}) {
 }
 
 describe('GET /api/v1/services', () => {
-  it('answers the list shape, live services first and then by id, with counts over the whole match', async () => {
+  it('answers the list shape, live services first and then by id with sort=live, with counts over the whole match', async () => {
     const { request } = createFixtureApp();
-    const { status, json } = await request('/api/v1/services');
+    const { status, json } = await request('/api/v1/services?sort=live');
     expect(status).toBe(200);
     const list = ServiceList.parse(json);
     expect(list.counts).toEqual({ total: 60, live: 20, dual_rail: 15 });
-    expect(list.page).toEqual({ limit: 100, offset: 0, next_offset: null, sort: 'live' });
+    expect(list.page).toEqual({ limit: 100, offset: 0, next_offset: null, sort: 'live', ignored: [] });
     const liveness = list.services.map((s) => s.live === true);
     expect(liveness.slice(0, 20).every(Boolean)).toBe(true);
     expect(liveness.slice(20).some(Boolean)).toBe(false);
@@ -422,7 +422,7 @@ describe('GET /openapi.json', () => {
     const { json } = await request('/openapi.json');
     const params = Object.fromEntries(json.paths['/api/v1/services'].get.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
     expect(params).toMatchObject({ limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 }, offset: { type: 'integer', minimum: 0, default: 0 },
-      live: { type: 'boolean' }, q: { type: 'string' } });
+      live: { type: ['boolean', 'string', 'integer'] }, q: { type: 'string' } });
     expect(json.paths['/api/v1/submit'].post.requestBody.required).toBe(true);
     expect(json.paths['/api/v1/services/batch'].post.requestBody.required).toBe(true);
     expect(Object.keys(json.paths['/api/v1/services/batch'].post.responses)).toEqual(expect.arrayContaining(['400', '413', '429']));

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeServiceFlags } from '../data/flags.ts';
 import { recordProbes } from '../data/probes.ts';
 import { makeService } from '../data/testing.ts';
 import { ErrorResponse, FLAGS, ServiceList, SORTS, SOURCE_KINDS } from '../domain/schemas.ts';
@@ -49,9 +50,13 @@ describe('GET /api/v1/services: sort and the newer filters', () => {
     expect(ids(await list('sort=uptime'))).toEqual(['b-test', 'd-test', 'a-test', 'c-test']);
     expect(ids(await list('sort=latency'))).toEqual(['b-test', 'd-test', 'a-test', 'c-test']);
     expect((await list('sort=PRICE')).page.sort).toBe('price');
-    expect((await list('')).page.sort).toBe('live');
-    // relevance needs q: without it the list is read live first, and says so.
-    expect((await list('sort=relevance')).page.sort).toBe('live');
+    // The default: quality without q (live b and d, b with the better uptime; then a, checked, before c, never), relevance with it.
+    expect(ids(await list(''))).toEqual(['b-test', 'd-test', 'a-test', 'c-test']);
+    expect((await list('')).page.sort).toBe('quality');
+    expect((await list('q=paid')).page.sort).toBe('relevance');
+    expect((await list('q=paid&sort=live')).page.sort).toBe('live');
+    // relevance needs q: without it the list is read in quality order, and says so.
+    expect((await list('sort=relevance')).page.sort).toBe('quality');
     expect((await list('sort=relevance&q=paid')).page.sort).toBe('relevance');
   });
 
@@ -99,12 +104,30 @@ describe('GET /api/v1/services: sort and the newer filters', () => {
   });
 
   it('keeps the older parameters lenient', async () => {
-    const clamped = await list('limit=9999&offset=-3&live=maybe&rail=nope-rail');
-    expect(clamped.page).toEqual({ limit: 500, offset: 0, next_offset: null, sort: 'live' });
+    const clamped = await list('limit=9999&offset=-3&rail=nope-rail');
+    expect(clamped.page).toEqual({ limit: 500, offset: 0, next_offset: null, sort: 'quality', ignored: [] });
     expect(clamped.counts.total).toBe(0);
     expect((await list('limit=abc&live=1')).page.limit).toBe(100);
-    expect(ids(await list('live=TRUE'))).toEqual(['b-test', 'd-test']);
     expect(ids(await list('chain=eip155:8453&limit=1')).length).toBe(1);
+  });
+
+  it('reads live as true/false/1/0/yes/no in any case and refuses any other value, naming the words it reads', async () => {
+    for (const word of ['true', 'TRUE', '1', 'yes', 'Yes']) expect(ids(await list(`live=${word}`)), word).toEqual(['b-test', 'd-test']);
+    for (const word of ['false', '0', 'no', 'NO']) expect(ids(await list(`live=${word}&sort=price`)), word).toEqual(['a-test', 'c-test']);
+    for (const query of ['live=maybe', 'live=on', 'live=2', 'live=truee']) {
+      const response = await fetch(`${origin}/api/v1/services?${query}`);
+      expect(response.status, query).toBe(400);
+      const { error } = ErrorResponse.parse(await response.json());
+      expect(error.code).toBe('missing_query');
+      expect(error.message).toMatch(/^The query parameter "live" must be one of true, false, 1, 0, yes, no/);
+    }
+  });
+
+  it('names in page.ignored, sorted, every parameter it does not know, and applies the rest', async () => {
+    const page = await list('sort_by=price&chain_id=1&live=yes&Live=no&sort=price');
+    expect(page.page.ignored).toEqual(['Live', 'chain_id', 'sort_by']);
+    expect(ids(page)).toEqual(['b-test', 'd-test']);
+    expect((await list('rail=x402')).page.ignored).toEqual([]);
   });
 
   it('walks every sort page by page without repeating or skipping a service', async () => {
@@ -138,7 +161,77 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(schemas.Service.properties)).toEqual(expect.arrayContaining(['uptime_30d', 'checks_30d', 'median_latency_ms_30d', 'flags', 'owner_verified']));
     expect(Object.keys(schemas.ServiceDetail.properties)).toContain('uptime');
     expect(Object.keys(schemas.Stats.properties)).toEqual(expect.arrayContaining(['by_rail', 'by_chain', 'by_asset']));
-    expect(Object.keys(schemas.ServiceList.properties.page.properties)).toContain('sort');
+    expect(Object.keys(schemas.ServiceList.properties.page.properties)).toEqual(expect.arrayContaining(['sort', 'ignored']));
     expect(document.paths['/api/v1/services'].get['x-mcp-tool']).toBe('search_services');
+  });
+});
+
+/** The app of `test` on a real socket for the length of `run`. */
+async function withServer(test: ReturnType<typeof createTestApp>, run: (base: string) => Promise<void>): Promise<void> {
+  const server = serveApp(test.app, { hostname: '127.0.0.1', port: 0 });
+  await server.ready();
+  try {
+    await run(new URL(server.url!).origin);
+  } finally {
+    await server.close(true);
+  }
+}
+
+describe('quality and relevance over HTTP', () => {
+  it('orders by quality (live, unflagged, uptime, directories, id) and by relevance, and pages each exactly', async () => {
+    const test = createTestApp([
+      makeService({ id: 'flagged-test', name: 'Weather flagged', description: 'Weather forecasts' }),
+      makeService({ id: 'two-dirs-test', name: 'Forecast hub', description: 'Hourly weather', sources: [{ source: 'bazaar', url: null }, { source: 'mpp.dev', url: null }] }),
+      makeService({ id: 'one-dir-test', name: 'Weather now', description: 'Current weather' }),
+      makeService({ id: 'dark-test', name: 'Dark', description: 'Was a weather API' }),
+      makeService({ id: 'unknown-test', name: 'Unknown', description: 'Never checked; an everyweather API' }),
+    ]);
+    // Live: flagged (1/1, flagged), two-dirs and one-dir (2/2 each); dark answered 1 of 2, last not; unknown never.
+    recordProbes(test.db, [1, 2].flatMap((h) => [
+      { service_id: 'two-dirs-test', probed_at: hour(h), ok: true, status_code: 402, method: 'GET', latency_ms: 50, reason: null, detected_rails: ['x402' as const] },
+      { service_id: 'one-dir-test', probed_at: hour(h), ok: true, status_code: 402, method: 'GET', latency_ms: 50, reason: null, detected_rails: ['x402' as const] },
+      { service_id: 'dark-test', probed_at: hour(h), ok: h === 2, status_code: h === 2 ? 402 : 500, method: 'GET', latency_ms: 50, reason: h === 2 ? null : 'server error', detected_rails: [] },
+    ]));
+    recordProbes(test.db, [{ service_id: 'flagged-test', probed_at: hour(1), ok: true, status_code: 402, method: 'GET', latency_ms: 50, reason: null, detected_rails: ['x402'] }]);
+    writeServiceFlags(test.db, 'flagged-test', ['wildcard_402']);
+    await withServer(test, async (base) => {
+      const walk = async (query: string, limit: number) => {
+        const seen: string[] = [];
+        for (let offset: number | null = 0; offset !== null;) {
+          const page = ServiceList.parse(await (await fetch(`${base}/api/v1/services?${query}&limit=${limit}&offset=${offset}`)).json());
+          seen.push(...ids(page));
+          offset = page.page.next_offset;
+        }
+        return seen;
+      };
+      const quality = ['two-dirs-test', 'one-dir-test', 'flagged-test', 'dark-test', 'unknown-test'];
+      // Relevance: "weather" as a word of the name (4) above one of the description (2) above inside another word (0).
+      const relevance = ['one-dir-test', 'flagged-test', 'two-dirs-test', 'dark-test', 'unknown-test'];
+      for (const limit of [1, 2, 5]) {
+        expect(await walk('sort=quality', limit), `quality by ${limit}`).toEqual(quality);
+        expect(await walk('x=1', limit), `default by ${limit}`).toEqual(quality);
+        expect(await walk('q=weather', limit), `relevance by ${limit}`).toEqual(relevance);
+      }
+      const page = ServiceList.parse(await (await fetch(`${base}/api/v1/services?q=weather`)).json());
+      expect(page.page.sort).toBe('relevance');
+    });
+  });
+});
+
+describe('names', () => {
+  it('names a service whose directory name is a bare protocol word or a slug of its host by its host, in the list and the detail', async () => {
+    const test = createTestApp([
+      makeService({ id: 'x402-example-com', name: 'x402', endpoint: 'https://x402.example.com/' }),
+      makeService({ id: 'api-shop-test', name: 'pay', endpoint: 'https://api.shop.test/v1/pay' }),
+      makeService({ id: 'weather-test', name: 'Weather now', endpoint: 'https://weather.test/now' }),
+    ]);
+    await withServer(test, async (base) => {
+      const page = ServiceList.parse(await (await fetch(`${base}/api/v1/services?sort=newest`)).json());
+      expect(Object.fromEntries(page.services.map((service) => [service.id, service.name]))).toEqual({
+        'x402-example-com': 'x402.example.com', 'api-shop-test': 'api.shop.test', 'weather-test': 'Weather now',
+      });
+      const detail = await (await fetch(`${base}/api/v1/services/api-shop-test`)).json();
+      expect(detail.name).toBe('api.shop.test');
+    });
   });
 });

@@ -135,11 +135,11 @@ export function listServiceIds(db: DB): string[] {
   return (statements(db).ids.all() as Array<{ id: string }>).map((row) => row.id);
 }
 
-/** Every service in the list shape, in list order. */
+/** Every service in the list shape, in the list's default order (quality). */
 export function listAllServices(db: DB): Service[] {
   const total = getStats(db).total;
   if (total === 0) return [];
-  return listServices(db, { filters: {}, page: { limit: total, offset: 0 }, sort: 'live' }).services;
+  return listServices(db, { filters: {}, page: { limit: total, offset: 0 }, sort: 'quality' }).services;
 }
 
 /** Services in the list shape for these ids, in the order given (missing ids left out). */

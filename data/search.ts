@@ -9,40 +9,104 @@ export interface Search {
   /** Tests one service, for a walk in list order that stops at a full page. */
   rowSql: string;
   params: unknown[];
-  /**
-   * With words the trigram index holds: a subquery of the matches' `rowid` and their FTS5 bm25 `score` (lower is a
-   * better match), for `sort=relevance`; the same params. A query of short words only has none: every match is
-   * found by LIKE or GLOB, with nothing to rank it by.
-   */
-  rankedSql?: string;
+  /** The text score of a service `s` (higher is a better match: toTextScore), for `relevance`. */
+  score: { sql: string; params: unknown[] };
 }
 
 /**
  * Free-text search: every word (or "quoted phrase", as written) must occur, as a substring, in the name, category,
- * description or an endpoint. Words of three or more characters are found through the trigram index; shorter ones,
- * which it cannot hold, by a caseless LIKE or GLOB over the same four columns of the rows it stores.
+ * description or an endpoint; a word is looked for by its stem (toQueryWords), and words that carry no topic are
+ * left out. Stems of three or more characters are found through the trigram index; shorter ones, which it cannot
+ * hold, by a caseless LIKE or GLOB over the same four columns of the rows it stores.
  */
 export function toSearch(q: string): Search | null {
-  const words = toWords(q);
+  const words = toQueryWords(q);
   if (words.length === 0) return null;
-  const indexed = words.filter((word) => [...word].length >= TRIGRAM);
-  const caseless = words.filter((word) => [...word].length < TRIGRAM).map(toCaseless);
+  const stems = words.map((word) => word.stem);
+  const indexed = stems.filter((stem) => [...stem].length >= TRIGRAM);
+  const caseless = stems.filter((stem) => [...stem].length < TRIGRAM).map(toCaseless);
   const tests = caseless.map(({ test }) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${test}`).join(' OR ')})`);
   const testParams = caseless.flatMap(({ pattern }) => SEARCHED_COLUMNS.map(() => pattern));
-  if (indexed.length > 0) {
-    // The trigram match narrows first, so testing the short words on its matches is cheap either way.
-    const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-    const where = ['services_fts MATCH ?', ...tests].join(' AND ');
-    const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${where})`;
-    const rankedSql = `(SELECT rowid, bm25(services_fts) AS score FROM services_fts WHERE ${where})`;
-    return { sql, rowSql: sql, params: [match, ...testParams], rankedSql };
-  }
-  return {
-    sql: `s.rowid IN (SELECT rowid FROM services_fts WHERE ${tests.join(' AND ')})`,
-    rowSql: `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${tests.join(' AND ')})`,
-    params: testParams,
-  };
+  // Scored on the services' own columns: the ranking reads each match's row once, for these and its quality keys.
+  const score = toTextScore(words, { name: 's.name', description: 's.description' });
+  // The trigram match narrows first, so testing the short words on its matches is cheap either way.
+  const match = indexed.map((stem) => `"${stem.replaceAll('"', '""')}"`).join(' AND ');
+  const where = [...(indexed.length > 0 ? ['services_fts MATCH ?'] : []), ...tests].join(' AND ');
+  const params = [...(indexed.length > 0 ? [match] : []), ...testParams];
+  const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${where})`;
+  if (indexed.length > 0) return { sql, rowSql: sql, params, score };
+  const rowSql = `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${where})`;
+  return { sql, rowSql, params, score };
 }
+
+/** A word of a query: as written (lower-cased), and the stem it is matched by. */
+export interface QueryWord {
+  text: string;
+  stem: string;
+}
+
+/**
+ * The words a query is matched and ranked by: each word with its stem (toStem; a "quoted phrase" is its own stem),
+ * without the words that carry no topic (STOP_WORDS) unless the query holds nothing else. People and agents ask in
+ * sentences ("scrape a web page", "verify an email address"), and a service says "scraping" or "verification".
+ * @example toQueryWords('Verify an "email address"') // [{ text: 'verify', stem: 'verif' }, { text: 'email address', stem: 'email address' }]
+ */
+export function toQueryWords(q: string): QueryWord[] {
+  const phrases = new Set([...q.toLowerCase().matchAll(/"([^"]*)"?/g)].map((match) => match[1]!.trim().replace(/\s+/g, ' ')));
+  const words = toWords(q).map((text) => ({ text, stem: phrases.has(text) ? text : toStem(text) }));
+  const topical = words.filter((word) => phrases.has(word.text) || !STOP_WORDS.has(word.text));
+  return topical.length > 0 ? topical : words;
+}
+
+/** Lucene's English stop words: a query is neither narrowed nor ranked by them. */
+const STOP_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on',
+  'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
+]);
+
+/** English endings a stem drops, longest first; a stem keeps at least STEM_MIN letters. */
+const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ies', 'ers', 'er', 'es', 'ed', 's', 'e', 'y'];
+const STEM_MIN = 4;
+
+/**
+ * The stem of a plain lower-case word: the first ending of SUFFIXES it has whose removal leaves STEM_MIN letters or
+ * more, so `scrape` finds "scraping" and "scraper", `verify` "verification", `currency` "currencies". Anything but
+ * letters a-z (`x402`, `json-rpc`) is its own stem.
+ * @example toStem('rates') // 'rate'
+ */
+export function toStem(word: string): string {
+  if (!/^[a-z]+$/.test(word)) return word;
+  const suffix = SUFFIXES.find((ending) => word.endsWith(ending) && word.length - ending.length >= STEM_MIN);
+  return suffix ? word.slice(0, -suffix.length) : word;
+}
+
+/** How much one word adds to the text score where it is found: in the name above the description, whole above prefix. */
+export const WORD_WEIGHTS = { nameWord: 4, namePrefix: 3, descriptionWord: 2, descriptionPrefix: 1 };
+
+/**
+ * The text score of a match, as SQL over its `name` and `description` columns: for each word, the weight of the best
+ * place it is found as a whole word, or its stem as the start of one (WORD_WEIGHTS); a word found only inside another
+ * word, a URL, the category or an endpoint adds nothing. So "web search" ranks above "research" for `search`.
+ * @example toTextScore([{ text: 'search', stem: 'search' }], { name: 's.name', description: 's.description' }).params[1] // '*[^a-z0-9]search[^a-z0-9]*'
+ */
+export function toTextScore(words: readonly QueryWord[], columns: { name: string; description: string }): { sql: string; params: string[] } {
+  const w = WORD_WEIGHTS;
+  // instr first: most matches hold a word only in an endpoint or inside another word, and skip both GLOBs.
+  const place = (column: string, whole: number, prefix: number) => {
+    const padded = `(' ' || lower(${column}) || ' ')`;
+    return `CASE WHEN instr(lower(${column}), ?) = 0 THEN 0 WHEN ${padded} GLOB ? THEN ${whole} WHEN ${padded} GLOB ? THEN ${prefix} ELSE 0 END`;
+  };
+  const sql = words.map(() => `(${place(columns.name, w.nameWord, w.namePrefix)} + ${place(columns.description, w.descriptionWord, w.descriptionPrefix)})`);
+  const params = words.flatMap(({ text, stem }) => {
+    const whole = `*[^a-z0-9]${toGlobLiteral(text)}[^a-z0-9]*`;
+    const prefix = `*[^a-z0-9]${toGlobLiteral(stem)}*`;
+    return [stem, whole, prefix, stem, whole, prefix];
+  });
+  return { sql: `(${sql.join(' + ')})`, params };
+}
+
+/** A word as a GLOB pattern matching itself: GLOB's own characters as classes of one. */
+const toGlobLiteral = (word: string) => word.replace(/[*?[]/g, '[$&]');
 
 /**
  * The words of a query, lower-cased: each "quoted phrase" whole (an unclosed quote runs to the end), each other run

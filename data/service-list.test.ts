@@ -4,7 +4,9 @@ import type { ServiceFilters } from '../domain/list-query.ts';
 import { SORTS, type Sort } from '../domain/schemas.ts';
 import { migrate, type DB } from './db.ts';
 import { migrations } from './migrations/index.ts';
+import { writeServiceFlags } from './flags.ts';
 import { recordProbes } from './probes.ts';
+import { toQualityOrder } from './quality.ts';
 import { listServices } from './service-list.ts';
 import { getService, getStats } from './service-read.ts';
 import { upsertServices } from './services.ts';
@@ -96,14 +98,69 @@ describe('list orders', () => {
     for (const sort of SORTS.filter((one) => one !== 'relevance')) {
       expect(listServices(db, { filters: {}, page: ALL, sort }).sort).toBe(sort);
     }
-    expect(listServices(db, { filters: {}, page: ALL, sort: 'relevance' }).sort).toBe('live');
-    // Words under three characters match by LIKE, with nothing to rank: the live order, and it says so.
-    expect(listServices(db, { filters: { q: 'b' }, page: ALL, sort: 'relevance' }).sort).toBe('live');
+    expect(listServices(db, { filters: {}, page: ALL, sort: 'relevance' }).sort).toBe('quality');
+    // Words under three characters match by LIKE, and rank all the same.
+    expect(listServices(db, { filters: { q: 'b' }, page: ALL, sort: 'relevance' }).sort).toBe('relevance');
     const ranked = listServices(db, { filters: { q: 'weather' }, page: ALL, sort: 'relevance' });
     expect(ranked.sort).toBe('relevance');
-    // bm25: b says weather four times; e once in a short description; a once in its name, beside a longer description.
-    expect(ranked.services.map((service) => service.id)).toEqual(['b-test', 'e-test', 'a-test']);
+    // a says weather in its name; b and e as a word of their descriptions, b live and e not.
+    expect(ranked.services.map((service) => service.id)).toEqual(['a-test', 'b-test', 'e-test']);
     expect(ranked.counts).toEqual({ total: 3, live: 2, dual_rail: 1 });
+  });
+
+  it('quality: live, then unflagged, then 30-day uptime (unknown last), then most directories, then id; paged exactly', () => {
+    const db = fixture();
+    writeServiceFlags(db, 'f-test', ['wildcard_402']);
+    upsertServices(db, [makeService({ id: 'c-test', price: { usd: null, display: null }, category: 'data', facilitator: 'https://api.cdp.coinbase.com/x402',
+      sources: [{ source: 'bazaar', url: null }, { source: 'open402', url: null }] })], hoursAgo(1));
+    // Live: a 4/4; c and b 3/4, c in two directories; d 1/4; f 4/4 but flagged. Not live: g 1/4, e 0/2, h and i unknown.
+    const expected = ['a-test', 'c-test', 'b-test', 'd-test', 'f-test', 'g-test', 'e-test', 'h-test', 'i-test'];
+    expect(ids(db, 'quality')).toEqual(expected);
+    for (const limit of [1, 2, 4]) expect(walk(db, 'quality', {}, limit), `by ${limit}`).toEqual(expected);
+    expect(ids(db, 'quality', { rail: 'x402' })).toEqual(expected.filter((id) => id !== 'd-test'));
+    expect(ids(db, 'quality', { live: false })).toEqual(['g-test', 'e-test', 'h-test', 'i-test']);
+  });
+
+  it('quality reads its index (migration 018) in order, without a sort', () => {
+    const db = fixture();
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT s.id FROM services s INDEXED BY services_quality ORDER BY ${toQualityOrder('s')} LIMIT 20`)
+      .all() as Array<{ detail: string }>).map((row) => row.detail).join('\n');
+    expect(plan).toContain('services_quality');
+    expect(plan).not.toContain('TEMP B-TREE');
+  });
+
+  it('relevance: whole words and word starts in name and description above text inside words or URLs, then quality', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [
+      makeService({ id: 'research-test', name: 'Research papers', description: 'Academic research' }),
+      makeService({ id: 'websearch-test', name: 'Web search', description: 'Search the web' }),
+      makeService({ id: 'searcher-test', name: 'Finder', description: 'Searches news by topic' }),
+      makeService({ id: 'url-test', name: 'Pages', description: 'Fetch a page', endpoint: 'https://api.url.test/search' }),
+      makeService({ id: 'search2-test', name: 'Search', description: 'Search anything' }),
+    ], NOW);
+    recordProbes(db, [probe('search2-test', true, NOW)]);
+    const ranked = listServices(db, { filters: { q: 'search' }, page: ALL, sort: 'relevance' }).services.map((service) => service.id);
+    // search2 and websearch tie on the text (name and description words): search2 is live.
+    expect(ranked).toEqual(['search2-test', 'websearch-test', 'searcher-test', 'research-test', 'url-test']);
+    for (const limit of [1, 2]) expect(walk(db, 'relevance', { q: 'search' }, limit)).toEqual(ranked);
+  });
+
+  it('free text: every topical word by its stem, stop words left out, a quoted phrase as written', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [
+      makeService({ id: 'scraping-test', name: 'Scraper', description: 'Web scraping of any page' }),
+      makeService({ id: 'verify-test', name: 'Mailcheck', description: 'Email address verification' }),
+      makeService({ id: 'rates-test', name: 'FX', description: 'Exchange rates for 150 currencies' }),
+      makeService({ id: 'the-test', name: 'The', description: 'Nothing else' }),
+    ], NOW);
+    const found = (q: string) => ids(db, 'relevance', { q });
+    expect(found('scrape a web page')).toEqual(['scraping-test']);
+    expect(found('verify an email address')).toEqual(['verify-test']);
+    expect(found('currency exchange rates')).toEqual(['rates-test']);
+    expect(found('"web scrape"')).toEqual([]);
+    expect(found('"web scraping"')).toEqual(['scraping-test']);
+    // A query of stop words alone is searched as written.
+    expect(found('the')).toEqual(['the-test']);
   });
 
   it('page exactly under every order and filter: no repeats, none skipped', () => {

@@ -1,7 +1,8 @@
 /**
- * The list operation: one page of services matching the filters, in one of the list's orders (`live`: live first then
- * by id; `price`, `uptime`, `latency`, `newest`; `relevance` with free text), with counts over all matches. Every
- * order ends in the id, so it is total and offset paging never repeats or skips a service while nothing is written.
+ * The list operation: one page of services matching the filters, in one of the list's orders (`quality`, the default;
+ * `live`: live first then by id; `price`, `uptime`, `latency`, `newest`; `relevance` with free text), with counts over
+ * all matches. Every order ends in the id, so it is total and offset paging never repeats or skips a service while
+ * nothing is written.
  *
  * Facet filters read the facet table (`rail:x402`, `chain:base`, `asset:usdc`, `category:data`, `source:bazaar`,
  * `flag:wildcard_402`), driven by the rarest facet asked for; free text reads the trigram index (data/search.ts);
@@ -9,7 +10,7 @@
  * - in `live` order driven by a facet, from the facet table's own order;
  * - when the matches are few (or the order is `relevance`), their order is read once and kept, and each page is read
  *   by rowid;
- * - else by walking the order's own index (migration 009) and keeping the matches until the page is full.
+ * - else by walking the order's own index (migrations 009 and 018) and keeping the matches until the page is full.
  * What every page of one query shares (its counts, a kept order) is cached until a change through this connection,
  * or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as they are, in
  * that order.
@@ -18,6 +19,7 @@ import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-q
 import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
+import { toQualityOrder } from './quality.ts';
 import { toSearch } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
 
@@ -27,14 +29,18 @@ export interface ListServicesResult {
   services: Service[];
   /** Whether services follow this page: read with the page (or a kept order), since counts may lag (COUNTS_MAX_LAG_MS). */
   more: boolean;
-  /** The order applied: `relevance` falls back to `live` without words the trigram index holds (nothing to rank by). */
+  /** The order applied: `relevance` only with free text, else `quality`. */
   sort: Sort;
 }
 
 type Counts = ListServicesResult['counts'];
 
+/** The quality keys (data/quality.ts): the default order, and what `relevance` ranks by after the text. */
+const QUALITY_ORDER = toQualityOrder('s');
+
 /** Each order but relevance: its ORDER BY over the services `s`, and the index that reads it without a sort. */
 const ORDERS: Record<Exclude<Sort, 'relevance'>, { by: string; index: string }> = {
+  quality: { by: QUALITY_ORDER, index: 'services_quality' },
   live: { by: 's.live_rank, s.id', index: 'services_order' },
   price: { by: 's.price_usd IS NULL, s.price_usd, s.id', index: 'services_price' },
   uptime: { by: 's.uptime_30d IS NULL, s.uptime_30d DESC, s.id', index: 'services_uptime' },
@@ -207,8 +213,7 @@ interface Where {
 function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string, number>): ListQuery {
   const facets = toFilterFacets(filters).sort((a, b) => (facetSizes.get(a) ?? 0) - (facetSizes.get(b) ?? 0));
   const search = filters.q ? toSearch(filters.q) : null;
-  // Relevance ranks by bm25 over the trigram match; short words alone match by LIKE, with nothing to rank.
-  const applied: Exclude<Sort, 'relevance'> | 'relevance' = sort === 'relevance' && search?.rankedSql === undefined ? 'live' : sort;
+  const applied: Sort = sort === 'relevance' && search === null ? 'quality' : sort;
   const rowTests: Where = { sql: [], params: [] };
   if (filters.max_price_usd !== undefined) pushTo(rowTests, 's.price_usd <= ?', filters.max_price_usd);
   if (filters.facilitator) pushTo(rowTests, 'instr(lower(s.facilitator), ?) > 0', filters.facilitator);
@@ -251,11 +256,10 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   }
 
   if (applied === 'relevance') {
-    const where = conditions('s.live_rank', 's.id', facets, undefined);
-    const sql = `SELECT s.rowid FROM ${search!.rankedSql} m CROSS JOIN services s ON s.rowid = m.rowid${toClause(where.sql)}
-      ORDER BY m.score, s.id`;
-    const page = { from: matches.from, by: ORDERS.live.by, params: matches.params };
-    return { sort: applied, countSql, countParams, order: { sql, params: [...search!.params, ...where.params], always: true }, page };
+    const where = conditions('s.live_rank', 's.id', facets, search!.sql);
+    const sql = `SELECT s.rowid FROM services s${toClause(where.sql)} ORDER BY ${search!.score.sql} DESC, ${QUALITY_ORDER}`;
+    const page = { from: matches.from, by: QUALITY_ORDER, params: matches.params };
+    return { sort: applied, countSql, countParams, order: { sql, params: [...where.params, ...search!.score.params], always: true }, page };
   }
   const { by, index } = ORDERS[applied];
   if (applied === 'live' && driving !== undefined) {

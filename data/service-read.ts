@@ -1,3 +1,4 @@
+import { toDisplayName } from '../domain/names.ts';
 import type { Service, Stats } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 
@@ -89,11 +90,11 @@ export function getStats(db: DB): StatsFigures {
   };
 }
 
-/** A services row (selected with SERVICE_COLUMNS) in the list shape. */
+/** A services row (selected with SERVICE_COLUMNS) in the list shape, named as every page names it (domain/names.ts). */
 export function toService(row: ServiceRow): Service {
   return {
     id: row.id,
-    name: row.name,
+    name: toDisplayName(row.name, row.endpoint),
     category: row.category,
     description: row.description,
     rails: JSON.parse(row.rails),

@@ -71,14 +71,18 @@ function toInteger(value: unknown): number | undefined {
   return Number.isSafeInteger(number) ? number : Math.sign(number) * Number.MAX_SAFE_INTEGER;
 }
 
-/** `live`: true/1 or false/0 in any case (or a JSON boolean); any other value is ignored, like an unknown filter value. */
-function toLive(value: unknown): boolean | undefined {
+/** The words a boolean query parameter accepts, in any case, with the value each reads as. */
+export const BOOLEAN_WORDS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true], ['false', false], ['1', true], ['0', false], ['yes', true], ['no', false],
+]);
+
+/** A boolean from one of BOOLEAN_WORDS (or a JSON boolean); any other value is left as it was, for the schema to refuse. */
+function toBoolean(value: unknown): unknown {
   const first = firstValue(value);
   if (typeof first === 'boolean') return first;
   const text = toLowerText(first);
-  if (text === 'true' || text === '1') return true;
-  if (text === 'false' || text === '0') return false;
-  return undefined;
+  if (text === undefined) return undefined;
+  return BOOLEAN_WORDS.get(text) ?? first;
 }
 
 /** Free text: control characters read as spaces (a NUL would end SQLite's full-text query early), at most 200 characters. */
@@ -103,19 +107,31 @@ const strictEnum = <const T extends readonly [string, ...string[]]>(values: T, d
   z.preprocess(toLowerText, z.enum(values, { error: (issue) => allowedValues(issue.input, values) }).optional())
     .meta({ description });
 
-const allowedValues = (input: unknown, values: readonly string[]) =>
-  `must be one of ${values.join(', ')}; got "${String(input).slice(0, 100)}"`;
+/**
+ * A strict boolean query parameter: a filter that cannot read its value refuses it (400 naming the parameter and the
+ * words it reads) rather than answering as if it had not been asked. Its schema takes a JSON boolean, string or number,
+ * so an MCP argument reaches the same words as a REST query does.
+ */
+export const strictBoolean = (description: string) =>
+  z.preprocess(toBoolean, z.boolean({ error: (issue) => allowedValues(issue.input, [...BOOLEAN_WORDS.keys()], ' (in any case)') })
+    .optional()).meta({ description, type: ['boolean', 'string', 'integer'] });
 
-/** The list's parameters, as the API documents and validates them. */
-export const ServiceListQuery = z.object({
+const allowedValues = (input: unknown, values: readonly string[], note = '') =>
+  `must be one of ${values.join(', ')}${note}; got "${String(input).slice(0, 100)}"`;
+
+/**
+ * The list's parameters, as the API documents and validates them. Loose: a parameter it does not know passes through
+ * unread, so the answer can name it (`page.ignored`, toIgnored) instead of dropping it without a word.
+ */
+export const ServiceListQuery = z.looseObject({
   rail: lenient(toLowerText, z.string(), 'x402, mpp or acp.'),
   chain: lenient(toChain, z.string(),
     'A chain name (base, solana, tempo) or its CAIP-2 id (eip155:8453).'),
   asset: lenient(toLowerText, z.string(), 'An asset symbol such as USDC.'),
-  live: lenient(toLive, z.boolean(),
-    'true (or 1): only services that answered a payment challenge on the last check; false (or 0): the others.'),
+  live: strictBoolean(
+    'true (or 1, yes): only services that answered a payment challenge on the last check; false (or 0, no): the others. In any case.'),
   q: lenient(toWords, z.string(),
-    'Free text over name, category, description and endpoints: every word, or "quoted phrase" as written, must occur as a substring, in any case.'),
+    'Free text over name, category, description and endpoints: every word by its stem (scrape finds scraping; stop words such as a, the, to left out), or "quoted phrase" as written, must occur as a substring, in any case. With q the default order is relevance.'),
   category: lenient(toLowerText, z.string(), 'A category, exactly, in any case (data, ai, search, ...).'),
   max_price_usd: z.preprocess(toNumber, z.number({ error: 'must be a number of US dollars, 0 or more' })
     .min(0, { error: 'must be a number of US dollars, 0 or more' }).optional())
@@ -125,7 +141,7 @@ export const ServiceListQuery = z.object({
   flag: strictEnum(FLAGS, `Only services with this flag: ${FLAGS.join(', ')}.`),
   flags: strictEnum(['none'], 'none: only services without any flag.'),
   sort: strictEnum(SORTS,
-    'live (default: live first), price (cheapest first), uptime (30-day uptime, highest first), latency (30-day median, fastest first), newest (first indexed, newest first) or relevance (with q: best match first). Unknown values last; ties by id.'),
+    'quality (the default without q: live first, then unflagged, then 30-day uptime, then most directories), relevance (the default with q: whole-word and prefix matches in name and description first, then the quality keys), live (live first), price (cheapest first), uptime (30-day uptime, highest first), latency (30-day median, fastest first) or newest (first indexed, newest first). Unknown values last; ties by id.'),
   limit: z.preprocess(toInteger, z.int().default(PAGE_LIMIT.default))
     .meta({ description: 'Page size 1-500, default 100 (clamped; page.limit says what was applied).', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max }),
   offset: z.preprocess(toInteger, z.int().default(0))
@@ -135,16 +151,35 @@ export type ServiceListQuery = z.output<typeof ServiceListQuery>;
 
 /**
  * The query as the list applies it: paging clamped (limit below 1 -> 1, above 500 -> 500, none or not a number -> 100;
- * offset below 0, none or not a number -> 0) and `relevance` only with `q`.
- * @example toServiceQuery(ServiceListQuery.parse({ limit: '9999', sort: 'relevance' })) // page { limit: 500, offset: 0 }, sort 'live'
+ * offset below 0, none or not a number -> 0) and the order toSort gives.
+ * @example toServiceQuery(ServiceListQuery.parse({ limit: '9999', sort: 'relevance' })) // page { limit: 500, offset: 0 }, sort 'quality'
  */
 export function toServiceQuery(query: ServiceListQuery): ServiceQuery {
   const { limit, offset, sort, flags, ...rest } = query;
-  const filters: ServiceFilters = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  const filters: ServiceFilters = Object.fromEntries(Object.entries(rest)
+    .filter(([name, value]) => value !== undefined && Object.hasOwn(ServiceListQuery.shape, name)));
   if (flags === 'none') filters.no_flags = true;
   return {
     filters,
     page: { limit: Math.min(PAGE_LIMIT.max, Math.max(PAGE_LIMIT.min, limit)), offset: Math.max(0, offset) },
-    sort: sort === undefined || (sort === 'relevance' && !filters.q) ? 'live' : sort,
+    sort: toSort(sort, filters.q !== undefined),
   };
+}
+
+/**
+ * The query parameters a list's schema does not know, sorted: what its `page.ignored` names.
+ * @example toIgnored(ServiceListQuery, ServiceListQuery.parse({ sort_by: 'price', live: 'yes' })) // ['sort_by']
+ */
+export function toIgnored(schema: z.ZodObject, query: Record<string, unknown>): string[] {
+  return Object.keys(query).filter((name) => !Object.hasOwn(schema.shape, name)).sort();
+}
+
+/**
+ * The order a list applies: the one asked for, else `relevance` with free text and `quality` without; `relevance`
+ * asked without free text is `quality` (nothing to rank by).
+ * @example toSort(undefined, true) // 'relevance'
+ */
+export function toSort(asked: Sort | undefined, hasText: boolean): Sort {
+  if (asked === undefined || asked === 'relevance') return hasText ? 'relevance' : 'quality';
+  return asked;
 }

@@ -136,16 +136,23 @@ const Census = z.record(z.string(), z.int());
 
 const Counts = z.object({ total: z.int(), live: z.int(), dual_rail: z.int() });
 
+/** Where a page of a list is, the order applied and the parameters it did not apply: every list answers it. */
+export const ListPage = z.object({
+  limit: z.int().min(1).max(500),
+  offset: z.int().min(0),
+  next_offset: z.int().nullable().meta({ description: 'null on the last page.' }),
+  sort: z.enum(SORTS).meta({ description: 'The order applied.' }),
+  ignored: z.array(z.string()).meta({
+    description: 'The query parameters this operation does not know, sorted: they were not applied ([] when none).',
+  }),
+});
+export type ListPage = z.infer<typeof ListPage>;
+
 export const ServiceList = z
   .object({
     generated_at: dateTime,
     counts: Counts.meta({ description: 'Counts over every service matching the filters (not just this page).' }),
-    page: z.object({
-      limit: z.int().min(1).max(500),
-      offset: z.int().min(0),
-      next_offset: z.int().nullable().meta({ description: 'null on the last page.' }),
-      sort: z.enum(SORTS).meta({ description: 'The order applied.' }),
-    }),
+    page: ListPage,
     services: z.array(Service),
   })
   .meta({ id: 'ServiceList' });

@@ -32,10 +32,12 @@ export const FLAG_EXPLANATIONS: Readonly<Record<Flag, string>> = {
 };
 
 /**
- * The orders a list can be read in; every one breaks ties by id. `price`, `uptime` and `latency` put unknown values
- * last; `relevance` applies only with `q` (without it the list is read in `live` order, and `page.sort` says so).
+ * The orders a list can be read in; every one breaks ties by id. `quality` (the default) puts live first, then
+ * services without flags, then 30-day uptime, then how many directories list them; `price`, `uptime` and `latency`
+ * put unknown values last; `relevance` (the default with `q`) ranks the text match, then the quality keys, and
+ * applies only with `q` (without it the list is read in `quality` order, and `page.sort` says so).
  */
-export const SORTS = ['live', 'price', 'uptime', 'latency', 'newest', 'relevance'] as const;
+export const SORTS = ['quality', 'live', 'price', 'uptime', 'latency', 'newest', 'relevance'] as const;
 export type Sort = (typeof SORTS)[number];
 
 /**

@@ -150,7 +150,7 @@ describe('the site in chromium', () => {
     await page.getByLabel('Rail').selectOption('mpp');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/\?/);
-    expect(new URL(page.url()).search, 'the form submits its empty fields').toBe('?q=&rail=mpp&chain=&asset=&category=&source=&max_price_usd=&sort=live');
+    expect(new URL(page.url()).search, 'the form submits its empty fields').toBe('?q=&rail=mpp&chain=&asset=&category=&source=&max_price_usd=&sort=quality');
     expect(await page.locator('#results > li').count()).toBe(2);
     expect(await page.title()).toBe('\u2068MPP\u2069 · Payable-Service Index');
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${SITE_URL}/?rail=mpp`);
@@ -191,10 +191,11 @@ describe('the site in chromium', () => {
       expect(await page.getByLabel('Sort by').inputValue()).toBe('price');
       expect(await page.getByLabel('Max price per call (USD)').inputValue()).toBe('0.01');
       await page.waitForSelector('form.search[data-enhanced="on"]');
-      await page.getByLabel('Sort by').selectOption('live');
+      await page.getByLabel('Sort by').selectOption('quality');
       await expect.poll(() => new URL(page.url()).search).toBe('?max_price_usd=0.01');
+      // Best first: the live ones by 30-day uptime, then the others.
       await expect.poll(() => page.locator('#results .name').allTextContents())
-        .toEqual(['Alpha Weather', 'Dual Rail Data', 'Fresh Scraper', 'Many Tools Gateway']);
+        .toEqual(['Dual Rail Data', 'Alpha Weather', 'Fresh Scraper', 'Many Tools Gateway']);
       await page.goBack();
       await expect.poll(() => page.locator('#results .name').allTextContents()).toEqual(cheapest);
       expect(await page.getByLabel('Sort by').inputValue()).toBe('price');
@@ -226,7 +227,7 @@ describe('the site in chromium', () => {
       const response = await page.goto(`${main.origin}/?sort=cheapest&max_price_usd=-1&source=nowhere&category=COMMERCE`);
       expect(response?.status()).toBe(200);
       expect(await page.locator('#results .name').allTextContents()).toEqual(['Example Shop']);
-      expect(await page.getByLabel('Sort by').inputValue()).toBe('live');
+      expect(await page.getByLabel('Sort by').inputValue()).toBe('quality');
       expect(await page.getByLabel('Max price per call (USD)').inputValue()).toBe('');
       expect(errors).toEqual([]);
     }

@@ -192,7 +192,7 @@ describe.each([
 
   it('answers an argument of the wrong type or value as isError naming the argument, with the code the route gives', async () => {
     const cases: Array<[string, Record<string, unknown>, string, string, string?]> = [
-      ['search_services', { sort: 'cheapest' }, 'missing_query', 'The argument `sort` must be one of live, price, uptime, latency, newest, relevance; got "cheapest".', '/api/v1/services?sort=cheapest'],
+      ['search_services', { sort: 'cheapest' }, 'missing_query', 'The argument `sort` must be one of quality, live, price, uptime, latency, newest, relevance; got "cheapest".', '/api/v1/services?sort=cheapest'],
       ['search_services', { max_price_usd: -1 }, 'missing_query', 'The argument `max_price_usd` must be >= 0; got -1.', '/api/v1/services?max_price_usd=-1'],
       ['search_services', { limit: 'ten' }, 'missing_query', 'The argument `limit` must be integer; got "ten".'],
       ['search_services', { limit: 1000 }, 'missing_query', 'The argument `limit` must be <= 500; got 1000.'],

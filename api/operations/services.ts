@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toServiceQuery, ServiceListQuery } from '../../domain/list-query.ts';
+import { toIgnored, toServiceQuery, ServiceListQuery } from '../../domain/list-query.ts';
 import { BatchResult, ServiceDetail, ServiceList, Stats } from '../../domain/schemas.ts';
 import { getDelisting } from '../../data/owners.ts';
 import { listServices } from '../../data/service-list.ts';
@@ -20,10 +20,10 @@ export const listServicesOperation = defineOperation({
   method: 'GET',
   path: '/api/v1/services',
   group: 'index',
-  summary: 'List and filter services, live first then by id unless sort says otherwise, with offset paging. Filters combine; all are case-insensitive.',
+  summary: 'List and filter services, best first (quality: live, unflagged, uptime, directories; with q, the best text match first) unless sort says otherwise, with offset paging. Filters combine; all are case-insensitive.',
   input: { query: ServiceListQuery },
   output: ServiceList,
-  errors: { '400': 'missing_query: a value of sort, max_price_usd, source, flag or flags outside what it allows (named in the message).' },
+  errors: { '400': 'missing_query: a value of live, sort, max_price_usd, source, flag or flags outside what it allows (named in the message).' },
   tool: {
     name: 'search_services', title: 'Search payable services', readOnly: true,
     defaults: { limit: { value: 20, description: 'Page size 1-500, default 20 over MCP (100 over REST).' } },
@@ -40,7 +40,7 @@ export const listServicesOperation = defineOperation({
     return {
       generated_at: deps.now().toISOString(),
       counts,
-      page: { ...applied.page, next_offset: more ? applied.page.offset + services.length : null, sort },
+      page: { ...applied.page, next_offset: more ? applied.page.offset + services.length : null, sort, ignored: toIgnored(ServiceListQuery, query) },
       services,
     } satisfies ServiceList;
   },

@@ -15,6 +15,7 @@ import * as owners from './014-owners.ts';
 import * as probeTimes from './015-probe-times.ts';
 import * as claimSecrets from './016-claim-secrets.ts';
 import * as facilitators from './017-facilitators.ts';
+import * as qualityOrder from './018-quality-order.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -39,4 +40,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '015-probe-times', ...probeTimes },
   { name: '016-claim-secrets', ...claimSecrets },
   { name: '017-facilitators', ...facilitators },
+  { name: '018-quality-order', ...qualityOrder },
 ];

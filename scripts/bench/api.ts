@@ -103,6 +103,7 @@ function toScenarios(ids: string[], random: Random): Scenario[] {
     { label: 'q with a filter', target: paths(FILTERED_Q.map((query) => `/api/v1/services?${query}`)) },
     // Nothing cached serves these (data/service-list.ts keeps what the pages of one query share): each is asked once.
     { label: 'q asked once', target: paths(freshSearches(random).map((q) => `/api/v1/services?q=${encodeURIComponent(q)}`)), maxP99Ms: 10 },
+    { label: 'sort=quality', target: paths(SORTED_QUERIES.map((query) => `/api/v1/services?sort=quality&${query}`)), maxP99Ms: 10 },
     { label: 'sort=price', target: paths(SORTED_QUERIES.map((query) => `/api/v1/services?sort=price&${query}`)), maxP99Ms: 10 },
     { label: 'sort=uptime', target: paths(SORTED_QUERIES.map((query) => `/api/v1/services?sort=uptime&${query}`)), maxP99Ms: 10 },
     { label: 'max_price_usd', target: paths(MAX_PRICES.map((price) => `/api/v1/services?max_price_usd=${price}`)), maxP99Ms: 10 },

@@ -99,6 +99,11 @@ describe('format.ts', () => {
     expect(toDisplayName('127.0.0.1:4321', 'http://127.0.0.1:4321/api/demo')).toBe('127.0.0.1:4321');
     expect(toDisplayName('Firecrawl', 'https://api.firecrawl.dev/v1')).toBe('Firecrawl');
     expect(toDisplayName('Pinata', 'https://402.pinata.cloud/')).toBe('Pinata');
+    // A bare protocol word names how a service is paid, not which one: the host, wherever it is served.
+    expect(toDisplayName('x402', 'https://api.example.com/v1/x402')).toBe('api.example.com');
+    expect(toDisplayName('PAY', 'https://shop.test/checkout')).toBe('shop.test');
+    expect(toDisplayName('x402 Weather', 'https://api.example.com/')).toBe('x402 Weather');
+    expect(toDisplayName('OpenWeather', 'https://openweather.mpp.example/')).toBe('OpenWeather');
     expect(shortenMiddle('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 13)).toBe('0x8335…A02913');
     expect(shortenMiddle('short', 13)).toBe('short');
   });

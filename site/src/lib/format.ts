@@ -2,6 +2,8 @@
  * Turning stored values into the words and numbers a page shows. Pure functions; Astro escapes their output.
  */
 
+export { toDisplayName, toHost } from '../../../domain/names.ts';
+
 /**
  * A USD amount as `$<amount>`, without trailing zeros, or null when unknown.
  * @example formatUsd(0.01) // '$0.01'
@@ -171,27 +173,4 @@ export function shortenMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   const head = Math.ceil((max - 1) / 2);
   return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
-}
-
-/**
- * The name a page shows: the host as written when the directory's name is only a slug of it (`402bnb` for
- * `402bnb.fun`, the id `api-firecrawl-dev`), since the host says more and is what people type.
- * @example toDisplayName('402bnb', 'https://402bnb.fun/') // '402bnb.fun'
- */
-export function toDisplayName(name: string, endpoint: string): string {
-  const host = toHost(endpoint);
-  if (!host) return name;
-  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const labels = host.replace(/:\d+$/, '').split('.');
-  const slugs = new Set([squash(host), ...labels.map((_, index) => squash(labels.slice(0, index + 1).join('.')))]);
-  return slugs.has(squash(name)) || squash(name) === '' ? host : name;
-}
-
-/** The host of a URL as written (`api.firecrawl.dev`, with a port when it has one), or null. */
-export function toHost(url: string): string | null {
-  try {
-    return new URL(url).host || null;
-  } catch {
-    return null;
-  }
 }

@@ -13,7 +13,8 @@ export const HOME_PAGE_SIZE = 50;
 
 /** The list's orders (domain/schemas.ts `SORTS`), with how the form and the title name them. */
 export const HOME_SORTS = [
-  { value: 'live', label: 'Live first', title: '' },
+  { value: 'quality', label: 'Best first', title: '' },
+  { value: 'live', label: 'Live first', title: 'live first' },
   { value: 'price', label: 'Cheapest', title: 'cheapest first' },
   { value: 'uptime', label: 'Highest uptime (30 d)', title: 'highest uptime first' },
   { value: 'latency', label: 'Fastest (30 d median)', title: 'fastest first' },
@@ -34,13 +35,13 @@ export interface HomeQuery {
   /** Only services with a known price at or under this many US dollars; null for any price. */
   max_price_usd: number | null;
   live: boolean;
-  /** The order asked for; `live` is the default and is left out of URLs. */
+  /** The order asked for; `quality` is the default (with a search, the best match first) and is left out of URLs. */
   sort: Sort;
   offset: number;
 }
 
 export const EMPTY_QUERY: HomeQuery = {
-  q: '', rail: '', chain: '', asset: '', category: '', source: '', max_price_usd: null, live: false, sort: 'live', offset: 0,
+  q: '', rail: '', chain: '', asset: '', category: '', source: '', max_price_usd: null, live: false, sort: 'quality', offset: 0,
 };
 
 /** The filters offered as facet lists (links with counts) as well as selects. */
@@ -81,7 +82,7 @@ export function readHomeQuery(params: URLSearchParams): HomeQuery {
     source: isSource(source) ? source : '',
     max_price_usd: toMaxPrice(text('max_price_usd')),
     live: live === 'true' || live === '1' || live === 'on',
-    sort: isSort(sort) ? sort : 'live',
+    sort: isSort(sort) ? sort : 'quality',
     offset: Number.isFinite(offset) && offset > 0 ? Math.floor(offset / HOME_PAGE_SIZE) * HOME_PAGE_SIZE : 0,
   };
 }
@@ -100,7 +101,7 @@ export function toHomeHref(query: HomeQuery): string {
   if (query.source) params.set('source', query.source);
   if (query.max_price_usd !== null) params.set('max_price_usd', String(query.max_price_usd));
   if (query.live) params.set('live', 'true');
-  if (query.sort !== 'live') params.set('sort', query.sort);
+  if (query.sort !== 'quality') params.set('sort', query.sort);
   if (query.offset > 0) params.set('offset', String(query.offset));
   const search = params.toString();
   return search ? `/?${search}` : '/';

@@ -13,14 +13,14 @@ import { SITE_NAME, toPageTitle } from './site.ts';
 describe('home.ts', () => {
   const db = openFixtureDatabase();
 
-  it('shows the whole index first, live first, with counts and facet links', () => {
+  it('shows the whole index first, best first (live, then 30-day uptime), with counts and facet links', () => {
     const view = getHomeView(db, EMPTY_QUERY);
     expect(view.filtered).toBe(false);
     expect(view.stats).toMatchObject({ total: 6, live: 2, probed: 3, dualRail: 1, lastCheck: '2026-11-01 11:59 UTC' });
     expect(view.status).toBe('Showing 1–6 of 6 services');
     expect(view.countsText).toBe('6 services · 2 live · 1 dual-rail');
     expect(view.rows.map((row) => row.id)).toEqual([
-      'alpha-example-com', 'dual-example-com', 'down-example-com', 'fresh-example-com', 'many-example-com', 'shop-example',
+      'dual-example-com', 'alpha-example-com', 'down-example-com', 'fresh-example-com', 'many-example-com', 'shop-example',
     ]);
     expect(view.rails.map((o) => [o.label, o.count, o.href])).toEqual([
       ['x402', 4, '/?rail=x402'], ['MPP', 2, '/?rail=mpp'], ['ACP', 1, '/?rail=acp'],
@@ -32,10 +32,12 @@ describe('home.ts', () => {
   it('filters like the list API: facets combine, chains by CAIP-2 id, live, free text', () => {
     expect(getHomeView(db, { ...EMPTY_QUERY, rail: 'mpp', chain: 'eip155:8453' }).rows.map((r) => r.id)).toEqual(['dual-example-com']);
     const live = getHomeView(db, { ...EMPTY_QUERY, live: true });
-    expect(live.rows.map((r) => r.id)).toEqual(['alpha-example-com', 'dual-example-com']);
+    expect(live.rows.map((r) => r.id)).toEqual(['dual-example-com', 'alpha-example-com']);
     expect(live.status).toBe('Showing 1–2 of 2 services matching');
     const search = getHomeView(db, { ...EMPTY_QUERY, q: 'weather' });
     expect(search.rows.map((r) => r.id)).toEqual(['alpha-example-com']);
+    // A search is ranked by default, as the list API ranks it.
+    expect(search.sortApplied).toBe('relevance');
     const none = getHomeView(db, { ...EMPTY_QUERY, asset: 'doge' });
     expect(none.status).toBe('No services match these filters.');
     expect(none.rows).toEqual([]);
@@ -88,7 +90,8 @@ describe('home.ts', () => {
       const sorted = { ...EMPTY_QUERY, sort };
       expect(readHomeQuery(new URL(toHomeHref(sorted), 'https://index.test').searchParams)).toEqual(sorted);
     }
-    expect(toHomeHref({ ...EMPTY_QUERY, sort: 'live' })).toBe('/');
+    expect(toHomeHref({ ...EMPTY_QUERY, sort: 'quality' })).toBe('/');
+    expect(toHomeHref({ ...EMPTY_QUERY, sort: 'live' })).toBe('/?sort=live');
     expect(toHomeHref({ ...EMPTY_QUERY, max_price_usd: 0 })).toBe('/?max_price_usd=0');
     expect(isFilteredQuery({ ...EMPTY_QUERY, sort: 'newest' })).toBe(true);
     expect(isFilteredQuery({ ...EMPTY_QUERY, max_price_usd: 0 })).toBe(true);
@@ -130,15 +133,15 @@ describe('home.ts', () => {
     expect(view.title).toBe('at most $0.01 per call · cheapest first');
     expect(view.rails.find((o) => o.value === 'mpp')!.href, 'facet links keep the order and the price').toBe('/?rail=mpp&max_price_usd=0.01&sort=price');
     expect(view.sorts.map((sort) => sort.label)).toEqual([
-      'Live first', 'Cheapest', 'Highest uptime (30 d)', 'Fastest (30 d median)', 'Newest', 'Best match (with a search)',
+      'Best first', 'Live first', 'Cheapest', 'Highest uptime (30 d)', 'Fastest (30 d median)', 'Newest', 'Best match (with a search)',
     ]);
     expect(view.categories.map((o) => [o.value, o.count])).toEqual([['data', 5], ['commerce', 1]]);
     expect(view.sources.map((o) => [o.label, o.count])).toEqual([
       ['x402 Bazaar (facilitator discovery)', 4], ['ACP merchant announcement', 1], ['mpp.dev service directory', 1], ['Open 402 Directory', 1],
     ]);
-    // Best match needs words to rank by: without a search the list is read live first, and the choice is kept.
+    // Best match needs words to rank by: without a search the list is read best first, and the choice is kept.
     const relevance = getHomeView(db, { ...EMPTY_QUERY, sort: 'relevance' });
-    expect(relevance.sortApplied).toBe('live');
+    expect(relevance.sortApplied).toBe('quality');
     expect(relevance.query.sort).toBe('relevance');
     expect(relevance.rows.map((row) => row.id)).toEqual(getHomeView(db, EMPTY_QUERY).rows.map((row) => row.id));
   });

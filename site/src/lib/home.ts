@@ -66,7 +66,8 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
   const { filters, sort } = toServiceQuery(ServiceListQuery.parse({
     q: query.q, rail: query.rail, chain: query.chain, asset: query.asset, live: query.live || undefined,
     category: query.category || undefined, source: query.source || undefined, max_price_usd: query.max_price_usd ?? undefined,
-    sort: query.sort,
+    // The default order is the list's own: `relevance` with a search, `quality` without.
+    sort: query.sort === 'quality' ? undefined : query.sort,
   }));
   const normalized: HomeQuery = { ...query, chain: filters.chain ?? query.chain };
   const list = listServices(db, { filters, page: { limit: HOME_PAGE_SIZE, offset: query.offset }, sort });

@@ -13,7 +13,7 @@ describe('snapshots.ts', () => {
   it('writes the whole index in the list shape, agreeing with the list API', async () => {
     const snapshot = toServicesSnapshot(db, FIXTURE_NOW.toISOString());
     expect(ServiceList.parse(snapshot)).toEqual(snapshot);
-    expect(snapshot.page).toEqual({ limit: 6, offset: 0, next_offset: null, sort: 'live' });
+    expect(snapshot.page).toEqual({ limit: 6, offset: 0, next_offset: null, sort: 'quality', ignored: [] });
     const live = await api('/api/v1/services?limit=500');
     expect(snapshot.services).toEqual(live.services);
     expect(snapshot.counts).toEqual(live.counts);

@@ -20,7 +20,7 @@ export function toServicesSnapshot(db: DB, generatedAt: string): ServiceList {
     generated_at: generatedAt,
     counts: { total: stats.total, live: stats.live, dual_rail: stats.dual_rail },
     // The list shape caps limit at 500; the snapshot holds everything, so next_offset is null.
-    page: { limit: Math.min(500, Math.max(1, services.length)), offset: 0, next_offset: null, sort: 'live' },
+    page: { limit: Math.min(500, Math.max(1, services.length)), offset: 0, next_offset: null, sort: 'quality', ignored: [] },
     services,
   });
 }

@@ -30,8 +30,10 @@ minute per client; reads are cached 300 s at the edge.
   or a challenge body) on the last check; \`false\` means it did not; \`null\` means not checked yet (\`acp://\`
   endpoints are never checked). A check does not test payment, delivery or client compatibility.
 - The whole index in one request: ${siteUrl}/snapshots/services.json (same shape as \`GET /api/v1/services\`).
-- Page through the API with \`offset\` = \`page.next_offset\` until it is null. Sort: live first, then id, or
-  \`sort\` = price, uptime, latency, newest, relevance (with \`q\`); \`max_price_usd\` bounds the price per call.
+- Page through the API with \`offset\` = \`page.next_offset\` until it is null. Sort: best first (\`quality\`: live,
+  unflagged, 30-day uptime, most directories; with \`q\`, \`relevance\`: whole-word and prefix matches of name and
+  description first), or \`sort\` = live, price, uptime, latency, newest; \`max_price_usd\` bounds the price per call.
+  \`page.ignored\` names any parameter the list does not know; \`live\` reads true/false/1/0/yes/no, nothing else.
 - Errors: \`{"error": {"code", "message"}}\`; codes not_found, invalid_endpoint, invalid_json, invalid_ids,
   missing_query, rate_limited, internal_error. 429 carries \`Retry-After\`.
 
