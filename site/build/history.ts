@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * When a listing page's check history is rendered again. A new check alone does not re-render a page (every pass
+ * checks every service, and rendering and uploading every page each pass does not scale); its history is rendered
+ * again once every HISTORY_INTERVAL_MS instead, on the clock of the data (the newest probe's time), not the wall
+ * clock. Each service's half hours start at an offset of its own, so a pass renders a share of the pages, not all
+ * of them at every :00 and :30.
+ */
+
+export const HISTORY_INTERVAL_MS = 30 * 60_000;
+
+/** Where a service's intervals start within the half hour: a hash of its id. */
+function toOffsetMs(id: string): number {
+  return createHash('sha1').update(id).digest().readUInt32BE(0) % HISTORY_INTERVAL_MS;
+}
+
+/** The number of the service's history interval holding `time`. */
+export function toHistorySlot(id: string, time: string): number {
+  return Math.floor((Date.parse(time) + toOffsetMs(id)) / HISTORY_INTERVAL_MS);
+}
+
+/**
+ * Whether a service's history interval ended between the data a release was rendered from (`renderedAt`, the
+ * newest probe's time then) and the data now: then its page is rendered again although its state did not change.
+ * @example isHistoryDue('api-example-com', '2026-11-01T12:00:00.000Z', '2026-11-01T12:35:00.000Z') // true
+ */
+export function isHistoryDue(id: string, renderedAt: string | null, now: string | null): boolean {
+  if (now === null) return false;
+  if (renderedAt === null) return true;
+  return toHistorySlot(id, renderedAt) !== toHistorySlot(id, now);
+}
