@@ -84,6 +84,9 @@ describe('data/pages.ts', () => {
     expect(listStateChangedIds(db, getDataStamp(db))).toEqual([]);
     expect(listStateChangedIds(db, { services: 0, maxUpdatedAt: null, maxProbeId: 0, maxChangeSeq: 0, maxOwnerAt: null, maxProbedAt: null }))
       .toEqual(['a-example', 'b-example', 'c-example']);
+    // The history clock is the newest check's time, whatever order checks were written in.
+    recordProbe(db, probe('a-example', false, NOW));
+    expect(getDataStamp(db).maxProbedAt).toBe(later);
   });
 
   it('dates a feed without changes by the first indexing', () => {

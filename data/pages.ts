@@ -67,7 +67,7 @@ const statements = preparedOnce({
       (SELECT coalesce(max(id), 0) FROM probes) AS maxProbeId,
       (SELECT coalesce(max(seq), 0) FROM changes) AS maxChangeSeq,
       (SELECT max(verified_at) FROM owner_keys) AS maxOwnerAt,
-      (SELECT probed_at FROM probes ORDER BY id DESC LIMIT 1) AS maxProbedAt FROM services`,
+      (SELECT max(probed_at) FROM probes) AS maxProbedAt FROM services`,
   probedSince: `SELECT DISTINCT service_id FROM probes WHERE id > ?`,
   updatedSince: `SELECT id FROM services WHERE updated_at > ?`,
   changedSince: `SELECT DISTINCT service_id FROM changes WHERE seq > ?`,

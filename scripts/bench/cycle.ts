@@ -47,7 +47,7 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
     emit({ label: 'release', value: `${data.services} services, ${full.pages} pages in ${round(full.seconds)} s; published in ${round(published.seconds)} s  (${published.summary})` });
 
     for (let pass = 1; pass <= PASSES; pass++) {
-      const at = new Date(FIRST_PASS_MS + (pass - 1) * INTERVAL_S * 1000).toISOString();
+      const at = new Date(FIRST_PASS_MS + pass * INTERVAL_S * 1000).toISOString();
       const written = writePass(database, at, pass);
       const render = await runBuildChild('refresh', database, distDir, COMPILE_CACHE);
       const upload = await publish(env);
