@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   countEndpoints, getAssetLabels, getDataStamp, getEndpointCounts, listAllServices,
-  getFeedOrigin, listEndpoints, listFacetCounts, listProbedIds, listProbeDays, listServiceIds, listStateChangedIds,
+  getFeedOrigin, listEndpoints, listFacetCounts, listProbeDays, listServiceIds, listStateChangedIds, listTouchedIds,
 } from './pages.ts';
 import { recordProbe } from './probes.ts';
 import { upsertServices } from './services.ts';
@@ -68,7 +68,7 @@ describe('data/pages.ts', () => {
     expect(listAllServices(openTestDatabase())).toEqual([]);
   });
 
-  it('names the services whose state changed, and those only probed, after a data stamp', () => {
+  it('names the services whose state changed after a data stamp, and those probed or written after a time', () => {
     const db = fill();
     recordProbe(db, probe('c-example', true, NOW));
     const stamp = getDataStamp(db);
@@ -78,8 +78,11 @@ describe('data/pages.ts', () => {
     recordProbe(db, probe('b-example', true, later));
     recordProbe(db, probe('c-example', true, later));
     upsertServices(db, [makeService({ id: 'a-example', name: 'Renamed' })], later);
-    expect(listStateChangedIds(db, stamp)).toEqual(['a-example', 'b-example']);
-    expect(listProbedIds(db, stamp)).toEqual(['b-example', 'c-example']);
+    // b went live (a change); a was renamed by its directory and c checked again: neither is a change of state.
+    expect(listStateChangedIds(db, stamp)).toEqual(['b-example']);
+    expect(listTouchedIds(db, NOW)).toEqual(['a-example', 'b-example', 'c-example']);
+    expect(listTouchedIds(db, later)).toEqual([]);
+    expect(listTouchedIds(db, null)).toEqual(['a-example', 'b-example', 'c-example']);
     expect(getDataStamp(db)).toMatchObject({ maxProbedAt: later });
     expect(listStateChangedIds(db, getDataStamp(db))).toEqual([]);
     expect(listStateChangedIds(db, { services: 0, maxUpdatedAt: null, maxProbeId: 0, maxChangeSeq: 0, maxOwnerAt: null, maxProbedAt: null }))

@@ -68,8 +68,7 @@ const statements = preparedOnce({
       (SELECT coalesce(max(seq), 0) FROM changes) AS maxChangeSeq,
       (SELECT max(verified_at) FROM owner_keys) AS maxOwnerAt,
       (SELECT max(probed_at) FROM probes) AS maxProbedAt FROM services`,
-  probedSince: `SELECT DISTINCT service_id FROM probes WHERE id > ?`,
-  updatedSince: `SELECT id FROM services WHERE updated_at > ?`,
+  touchedAfter: `SELECT service_id FROM probes WHERE probed_at > ? UNION SELECT id FROM services WHERE updated_at > ?`,
   changedSince: `SELECT DISTINCT service_id FROM changes WHERE seq > ?`,
   ownedSince: `SELECT service_id FROM owner_keys WHERE verified_at > ?`,
   firstIndexed: `SELECT first_indexed FROM services WHERE id = ?`,
@@ -182,9 +181,9 @@ export function getDataTime(db: DB): string | null {
 }
 
 /**
- * Ids of the services whose state changed after a stamp was taken: a change logged (liveness, price, terms,
- * flags, endpoints, an owner's edit), a write by a crawl, or an owner verified. A stamp from before changes were
- * stamped answers every service.
+ * Ids of the services whose state changed after a stamp was taken: a change logged (listed, liveness, price,
+ * terms, flags, endpoints, an owner's edit, delisted or relisted) or an owner verified. A stamp from before changes
+ * were stamped answers every service.
  * @example listStateChangedIds(db, stampOfTheLastRender);
  */
 export function listStateChangedIds(db: DB, since: DataStamp): string[] {
@@ -192,14 +191,14 @@ export function listStateChangedIds(db: DB, since: DataStamp): string[] {
   if (since.maxUpdatedAt === null || since.maxChangeSeq === undefined) return listServiceIds(db).sort();
   const ids = new Set<string>();
   for (const row of s.changedSince.all(since.maxChangeSeq) as Array<{ service_id: string }>) ids.add(row.service_id);
-  for (const row of s.updatedSince.all(since.maxUpdatedAt) as Array<{ id: string }>) ids.add(row.id);
   for (const row of s.ownedSince.all(since.maxOwnerAt ?? '') as Array<{ service_id: string }>) ids.add(row.service_id);
   return [...ids].sort();
 }
 
-/** Ids of the services probed after a stamp was taken. */
-export function listProbedIds(db: DB, since: DataStamp): string[] {
-  return (statements(db).probedSince.all(since.maxProbeId) as Array<{ service_id: string }>).map((row) => row.service_id).sort();
+/** Ids of the services probed, or written by a crawl, after a time (any, when null). */
+export function listTouchedIds(db: DB, after: string | null): string[] {
+  const rows = statements(db).touchedAfter.all(after ?? '', after ?? '') as Array<{ service_id: string }>;
+  return rows.map((row) => row.service_id).sort();
 }
 
 /**

@@ -6,7 +6,7 @@ import type { DB } from '../../data/db.ts';
 import { recordProbe } from '../../data/probes.ts';
 import { upsertServices } from '../../data/services.ts';
 import { makeService } from '../../data/testing.ts';
-import { buildFixtureSite, FIXTURE_NOW, makeProbes, openFixtureDatabase, type FixtureSite } from '../testing.ts';
+import { buildFixtureSite, FIXTURE_NOW, FIXTURE_SERVICES, makeProbes, openFixtureDatabase, type FixtureSite } from '../testing.ts';
 import { buildSite } from './build.ts';
 import { refreshSite, renderChanged } from './refresh.ts';
 import { isHistoryDue } from './history.ts';
@@ -261,6 +261,24 @@ describe('rebuilds and incremental renders', () => {
       const alpha = pageText(site, 'services/alpha-example-com/index.html');
       expect(alpha).toContain('History as of 2026-11-01 12:31 UTC.');
       expect(alpha).toContain('Last checked 2026-11-01 12:31 UTC');
+    } finally {
+      site.remove();
+    }
+  });
+
+  it("shows a directory's new description when the service's history interval ends, though nothing follows it", async () => {
+    const db = openFixtureDatabase();
+    const site = await buildFixtureSite(db);
+    try {
+      const alpha = FIXTURE_SERVICES.find((service) => service.id === 'alpha-example-com')!;
+      upsertServices(db, [{ ...alpha, description: 'Weather, now from a new directory text.' }], minutesAfter(1));
+      await refreshSite(db, site.options);
+      const dueAtOnce = isHistoryDue('alpha-example-com', minutesAfter(-1), minutesAfter(1));
+      expect(pageText(site, 'services/alpha-example-com/index.html').includes('new directory text')).toBe(dueAtOnce);
+      // Another service's check moves the data's clock past alpha's interval: its page follows its write.
+      recordProbe(db, { ...makeProbes('dual-example-com', 1, () => ({ ok: true }))[0]!, probed_at: minutesAfter(40) });
+      await refreshSite(db, site.options);
+      expect(pageText(site, 'services/alpha-example-com/index.html')).toContain('Weather, now from a new directory text.');
     } finally {
       site.remove();
     }

@@ -1,9 +1,9 @@
 import type { DB } from '../../data/db.ts';
-import { getDataStamp, listProbedIds, listServiceIds, listStateChangedIds, type DataStamp } from '../../data/pages.ts';
+import { getDataStamp, listServiceIds, listStateChangedIds, listTouchedIds, type DataStamp } from '../../data/pages.ts';
 import { IN_FLIGHT } from './build.ts';
 import { getCompiled } from './compile.ts';
 import { forEachConcurrent } from './concurrent.ts';
-import { isHistoryDue } from './history.ts';
+import { HISTORY_INTERVAL_MS, isHistoryDue, toDataClock } from './history.ts';
 import { withLock } from './lock.ts';
 import { createOutput } from './output.ts';
 import { listRenderedIds, renderService, renderSitePages, renderStatus, toRenderContext, type SiteOptions } from './pages.ts';
@@ -62,10 +62,16 @@ export async function refreshSite(db: DB, options: RefreshOptions): Promise<Refr
     }));
 }
 
-/** The services to render again since `since`: a changed state at once, a new check when its history is due. */
+/**
+ * The services to render again since `since`: a changed state at once; a new check or a crawl's write (a directory's
+ * new description) when the service's history interval ends. Every check or write of the last interval is a
+ * candidate, not only those since `since`: one that came just after a render is shown at the interval's end.
+ */
 export function listDueIds(db: DB, since: DataStamp): string[] {
-  const now = getDataStamp(db).maxProbedAt;
-  const due = listProbedIds(db, since).filter((id) => isHistoryDue(id, since.maxProbedAt ?? null, now));
+  const then = toDataClock(since);
+  const now = toDataClock(getDataStamp(db));
+  const recent = then === null ? null : new Date(Date.parse(then) - HISTORY_INTERVAL_MS).toISOString();
+  const due = listTouchedIds(db, recent).filter((id) => isHistoryDue(id, then, now));
   return [...new Set([...listStateChangedIds(db, since), ...due])].sort();
 }
 
