@@ -72,7 +72,7 @@ describe('data/pages.ts', () => {
     const db = fill();
     recordProbe(db, probe('c-example', true, NOW));
     const stamp = getDataStamp(db);
-    expect(stamp).toMatchObject({ services: 3, maxUpdatedAt: NOW, maxProbeId: 1, maxOwnerAt: null, maxProbedAt: NOW });
+    expect(stamp).toMatchObject({ services: 3, maxUpdatedAt: NOW, maxOwnerAt: null, maxProbedAt: NOW });
     expect(listStateChangedIds(db, stamp)).toEqual([]);
     const later = '2026-11-02T00:00:00.000Z';
     recordProbe(db, probe('b-example', true, later));
@@ -85,7 +85,7 @@ describe('data/pages.ts', () => {
     expect(listTouchedIds(db, null)).toEqual(['a-example', 'b-example', 'c-example']);
     expect(getDataStamp(db)).toMatchObject({ maxProbedAt: later });
     expect(listStateChangedIds(db, getDataStamp(db))).toEqual([]);
-    expect(listStateChangedIds(db, { services: 0, maxUpdatedAt: null, maxProbeId: 0, maxChangeSeq: 0, maxOwnerAt: null, maxProbedAt: null }))
+    expect(listStateChangedIds(db, { services: 0, maxUpdatedAt: null, maxChangeSeq: 0, maxOwnerAt: null, maxProbedAt: null }))
       .toEqual(['a-example', 'b-example', 'c-example']);
     // The history clock is the newest check's time, whatever order checks were written in.
     recordProbe(db, probe('a-example', false, NOW));

@@ -42,7 +42,6 @@ export interface FacetCount {
 export interface DataStamp {
   services: number;
   maxUpdatedAt: string | null;
-  maxProbeId: number;
   /** The newest change's sequence number (0 when the log is empty). */
   maxChangeSeq: number;
   /** The newest owner verification. */
@@ -64,7 +63,6 @@ const statements = preparedOnce({
   ids: `SELECT id FROM services ORDER BY live_rank, id`,
   assets: `SELECT key, symbol FROM asset_symbols`,
   stamp: `SELECT count(*) AS services, max(updated_at) AS maxUpdatedAt,
-      (SELECT coalesce(max(id), 0) FROM probes) AS maxProbeId,
       (SELECT coalesce(max(seq), 0) FROM changes) AS maxChangeSeq,
       (SELECT max(verified_at) FROM owner_keys) AS maxOwnerAt,
       (SELECT max(probed_at) FROM probes) AS maxProbedAt FROM services`,

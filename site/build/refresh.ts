@@ -12,7 +12,7 @@ import { loadRenderer } from './render.ts';
 
 /**
  * Pages follow the state, not the clock: after a probe or discovery pass, the services whose state changed are
- * rendered again at once, and those only probed when their history is due (site/build/history.ts), into the
+ * rendered again at once, and those only checked or written when their history is due (site/build/history.ts), into the
  * served release, each file replaced atomically; the home page, documents and index snapshots are
  * rendered once per refresh. The release's own compile is reused, so new pages match its assets.
  */
@@ -47,7 +47,7 @@ export async function renderChanged(db: DB, ids: readonly string[], options: Ref
 
 /**
  * Renders again what changed since the served release was last rendered: services whose state changed since its
- * data stamp, services probed since whose history is due, and services that left the index. Does nothing when
+ * data stamp, services checked or written whose history is due, and services that left the index. Does nothing when
  * nothing changed.
  * @example await refreshSite(db, { distDir: 'dist', siteUrl, stagingUrl, now: () => new Date() }); // after a crawl pass
  */
