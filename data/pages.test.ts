@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   countEndpoints, getAssetLabels, getDataStamp, getEndpointCounts, listAllServices,
-  listChangedServiceIds, listEndpoints, listFacetCounts, listProbeDays, listServiceIds,
+  getFeedOrigin, listEndpoints, listFacetCounts, listProbeDays, listServiceIds, listStateChangedIds, listTouchedIds,
 } from './pages.ts';
 import { recordProbe } from './probes.ts';
 import { upsertServices } from './services.ts';
@@ -68,15 +68,35 @@ describe('data/pages.ts', () => {
     expect(listAllServices(openTestDatabase())).toEqual([]);
   });
 
-  it('names the services written or probed after a data stamp', () => {
+  it('names the services whose state changed after a data stamp, and those probed or written after a time', () => {
     const db = fill();
+    recordProbe(db, probe('c-example', true, NOW));
     const stamp = getDataStamp(db);
-    expect(stamp).toEqual({ services: 3, maxUpdatedAt: NOW, maxProbeId: 0 });
-    expect(listChangedServiceIds(db, stamp)).toEqual([]);
-    recordProbe(db, probe('b-example', true, '2026-11-02T00:00:00.000Z'));
-    upsertServices(db, [makeService({ id: 'a-example', name: 'Renamed' })], '2026-11-02T00:00:00.000Z');
-    expect(listChangedServiceIds(db, stamp)).toEqual(['a-example', 'b-example']);
-    expect(listChangedServiceIds(db, getDataStamp(db))).toEqual([]);
-    expect(listChangedServiceIds(db, { services: 0, maxUpdatedAt: null, maxProbeId: 0 })).toEqual(['a-example', 'b-example', 'c-example']);
+    expect(stamp).toMatchObject({ services: 3, maxUpdatedAt: NOW, maxOwnerAt: null, maxProbedAt: NOW });
+    expect(listStateChangedIds(db, stamp)).toEqual([]);
+    const later = '2026-11-02T00:00:00.000Z';
+    recordProbe(db, probe('b-example', true, later));
+    recordProbe(db, probe('c-example', true, later));
+    upsertServices(db, [makeService({ id: 'a-example', name: 'Renamed' })], later);
+    // b went live (a change); a was renamed by its directory and c checked again: neither is a change of state.
+    expect(listStateChangedIds(db, stamp)).toEqual(['b-example']);
+    expect(listTouchedIds(db, NOW)).toEqual(['a-example', 'b-example', 'c-example']);
+    expect(listTouchedIds(db, later)).toEqual([]);
+    expect(listTouchedIds(db, null)).toEqual(['a-example', 'b-example', 'c-example']);
+    expect(getDataStamp(db)).toMatchObject({ maxProbedAt: later });
+    expect(listStateChangedIds(db, getDataStamp(db))).toEqual([]);
+    expect(listStateChangedIds(db, { services: 0, maxUpdatedAt: null, maxChangeSeq: 0, maxOwnerAt: null, maxProbedAt: null }))
+      .toEqual(['a-example', 'b-example', 'c-example']);
+    // The history clock is the newest check's time, whatever order checks were written in.
+    recordProbe(db, probe('a-example', false, NOW));
+    expect(getDataStamp(db).maxProbedAt).toBe(later);
+  });
+
+  it('dates a feed without changes by the first indexing', () => {
+    const db = fill();
+    upsertServices(db, [makeService({ id: 'd-example' })], '2026-11-05T00:00:00.000Z');
+    expect(getFeedOrigin(db, 'd-example')).toBe('2026-11-05T00:00:00.000Z');
+    expect(getFeedOrigin(db)).toBe(NOW);
+    expect(getFeedOrigin(openTestDatabase())).toBeNull();
   });
 });

@@ -42,7 +42,12 @@ export interface FacetCount {
 export interface DataStamp {
   services: number;
   maxUpdatedAt: string | null;
-  maxProbeId: number;
+  /** The newest change's sequence number (0 when the log is empty). */
+  maxChangeSeq: number;
+  /** The newest owner verification. */
+  maxOwnerAt: string | null;
+  /** The time of the newest probe: the clock the pages' check history follows. */
+  maxProbedAt: string | null;
 }
 
 const statements = preparedOnce({
@@ -58,9 +63,14 @@ const statements = preparedOnce({
   ids: `SELECT id FROM services ORDER BY live_rank, id`,
   assets: `SELECT key, symbol FROM asset_symbols`,
   stamp: `SELECT count(*) AS services, max(updated_at) AS maxUpdatedAt,
-      (SELECT coalesce(max(id), 0) FROM probes) AS maxProbeId FROM services`,
-  probedSince: `SELECT DISTINCT service_id FROM probes WHERE id > ?`,
-  updatedSince: `SELECT id FROM services WHERE updated_at > ?`,
+      (SELECT coalesce(max(seq), 0) FROM changes) AS maxChangeSeq,
+      (SELECT max(verified_at) FROM owner_keys) AS maxOwnerAt,
+      (SELECT max(probed_at) FROM probes) AS maxProbedAt FROM services`,
+  touchedAfter: `SELECT service_id FROM probes WHERE probed_at > ? UNION SELECT id FROM services WHERE updated_at > ?`,
+  changedSince: `SELECT DISTINCT service_id FROM changes WHERE seq > ?`,
+  ownedSince: `SELECT service_id FROM owner_keys WHERE verified_at > ?`,
+  firstIndexed: `SELECT first_indexed FROM services WHERE id = ?`,
+  firstIndexedOfAll: `SELECT min(first_indexed) FROM services`,
   serviceDataTime: `SELECT max(s.updated_at, coalesce((SELECT max(p.probed_at) FROM probes p WHERE p.service_id = s.id), ''))
     FROM services s WHERE s.id = ?`,
   dataTime: `SELECT max(coalesce((SELECT max(updated_at) FROM services), ''),
@@ -169,17 +179,31 @@ export function getDataTime(db: DB): string | null {
 }
 
 /**
- * Ids of the services written or probed after a stamp was taken (a service deleted since is not among them).
- * @example listChangedServiceIds(db, stampOfTheLastRender);
+ * Ids of the services whose state changed after a stamp was taken: a change logged (listed, liveness, price,
+ * terms, flags, endpoints, an owner's edit, delisted or relisted) or an owner verified. A stamp from before changes
+ * were stamped answers every service.
+ * @example listStateChangedIds(db, stampOfTheLastRender);
  */
-export function listChangedServiceIds(db: DB, since: DataStamp): string[] {
+export function listStateChangedIds(db: DB, since: DataStamp): string[] {
   const s = statements(db);
+  if (since.maxUpdatedAt === null || since.maxChangeSeq === undefined) return listServiceIds(db).sort();
   const ids = new Set<string>();
-  for (const row of s.probedSince.all(since.maxProbeId) as Array<{ service_id: string }>) ids.add(row.service_id);
-  if (since.maxUpdatedAt !== null) {
-    for (const row of s.updatedSince.all(since.maxUpdatedAt) as Array<{ id: string }>) ids.add(row.id);
-  } else {
-    for (const id of listServiceIds(db)) ids.add(id);
-  }
+  for (const row of s.changedSince.all(since.maxChangeSeq) as Array<{ service_id: string }>) ids.add(row.service_id);
+  for (const row of s.ownedSince.all(since.maxOwnerAt ?? '') as Array<{ service_id: string }>) ids.add(row.service_id);
   return [...ids].sort();
+}
+
+/** Ids of the services probed, or written by a crawl, after a time (any, when null). */
+export function listTouchedIds(db: DB, after: string | null): string[] {
+  const rows = statements(db).touchedAfter.all(after ?? '', after ?? '') as Array<{ service_id: string }>;
+  return rows.map((row) => row.service_id).sort();
+}
+
+/**
+ * The date of a feed that holds no change yet: when its service was first indexed, or for the whole index when
+ * its first service was; null when there is none. A feed's date then moves only with what it says.
+ */
+export function getFeedOrigin(db: DB, id?: string): string | null {
+  const s = statements(db);
+  return ((id === undefined ? s.firstIndexedOfAll.pluck().get() : s.firstIndexed.pluck().get(id)) as string | null | undefined) ?? null;
 }

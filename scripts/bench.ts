@@ -7,13 +7,14 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { apiGroup } from './bench/api.ts';
 import { buildGroup } from './bench/build.ts';
 import { crawlGroup } from './bench/crawl.ts';
+import { cycleGroup } from './bench/cycle.ts';
 import { publishGroup } from './bench/publish.ts';
 import { purchaseGroup } from './bench/purchase.ts';
 import { searchGroup } from './bench/search.ts';
 import { formatFigure, passes, type BenchGroup, type Figure } from './bench/report.ts';
 import { webhooksGroup } from './bench/webhooks.ts';
 
-const GROUPS: BenchGroup[] = [apiGroup, crawlGroup, purchaseGroup, buildGroup, webhooksGroup, publishGroup, searchGroup];
+const GROUPS: BenchGroup[] = [apiGroup, crawlGroup, purchaseGroup, buildGroup, webhooksGroup, publishGroup, cycleGroup, searchGroup];
 
 const names = process.argv.slice(2);
 const unknown = names.filter((name) => !GROUPS.some((group) => group.name === name));

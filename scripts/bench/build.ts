@@ -37,7 +37,7 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
     const distDir = join(dir, 'dist');
     emit({ label: 'data', value: `${data.services} services, ${data.endpoints} endpoints, ${data.probes} probes` });
 
-    const full = await runChild('full', database, distDir, cache);
+    const full = await runBuildChild('full', database, distDir, cache);
     emit({ label: 'full build', value: `${round(full.seconds)} s  (compile ${round(full.compileSeconds ?? 0)} s)`, target: { actual: full.seconds, op: '<=', limit: 60, unit: ' s' } });
     emit({ label: 'pages per second', value: `${round(full.pages / full.seconds)}  (${full.pages} pages)` });
     const peak = Math.max(full.peakRssBytes, full.compilePeakRssBytes ?? 0) / MB;
@@ -48,7 +48,7 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
     });
 
     changeOnePercent(database);
-    const refresh = await runChild('refresh', database, distDir, cache);
+    const refresh = await runBuildChild('refresh', database, distDir, cache);
     emit({
       label: 'rebuild after 1 % change',
       value: `${round(refresh.seconds)} s  (${refresh.services} services)`,
@@ -88,7 +88,8 @@ export function changeOnePercent(database: string): void {
   }
 }
 
-function runChild(mode: 'full' | 'refresh', database: string, distDir: string, cache: string): Promise<BuildChildReport> {
+/** One measured build (build-child.ts) in its own process, compiling into `cache` (a folder inside the project). */
+export function runBuildChild(mode: 'full' | 'refresh', database: string, distDir: string, cache: string): Promise<BuildChildReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, database, distDir], {
       cwd: PROJECT_ROOT,

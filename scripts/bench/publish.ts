@@ -99,7 +99,8 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
 /** A distinct client address per request (the server trusts X-Forwarded-For here), so the load never meets the rate limit. */
 const toAddress = (k: number) => `10.${(k >> 16) & 255}.${(k >> 8) & 255}.${k & 255}`;
 
-async function publish(env: NodeJS.ProcessEnv): Promise<{ seconds: number; summary: string }> {
+/** `npm run publish` to the bench bucket in a child process: how long it took and its summary line. */
+export async function publish(env: NodeJS.ProcessEnv): Promise<{ seconds: number; summary: string }> {
   const started = performance.now();
   const output = await new Promise<string>((resolvePublish, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'scripts', 'publish.ts'), '--to', TARGET], { env, stdio: ['ignore', 'pipe', 'pipe'] });

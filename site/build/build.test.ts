@@ -7,9 +7,10 @@ import { noteFacilitators, recordFacilitatorCheck } from '../../data/facilitator
 import { recordProbe } from '../../data/probes.ts';
 import { upsertServices } from '../../data/services.ts';
 import { makeService } from '../../data/testing.ts';
-import { buildFixtureSite, FIXTURE_NOW, makeProbes, openFixtureDatabase, type FixtureSite } from '../testing.ts';
+import { buildFixtureSite, FIXTURE_NOW, FIXTURE_SERVICES, makeProbes, openFixtureDatabase, type FixtureSite } from '../testing.ts';
 import { buildSite } from './build.ts';
 import { refreshSite, renderChanged } from './refresh.ts';
+import { isHistoryDue } from './history.ts';
 import { releasesDirOf } from './release.ts';
 import { createSite } from './site.ts';
 
@@ -23,6 +24,9 @@ function toText(html: string): string {
     .replace(/\s+/g, ' ');
 }
 
+const minutesAfter = (minutes: number) => new Date(FIXTURE_NOW.getTime() + minutes * 60_000).toISOString();
+const listFiles = (root: string) => readdirSync(root, { recursive: true, encoding: 'utf8' })
+  .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')) && statSync(join(root, path)).isFile()).sort();
 const read = (site: FixtureSite, path: string) => readFileSync(join(site.distDir, path), 'utf8');
 const pageText = (site: FixtureSite, path: string) => toText(read(site, path));
 
@@ -221,6 +225,82 @@ describe('rebuilds and incremental renders', () => {
     }
   });
 
+  it("rebuilds after one service's state changed rewrite only its files and the pages that list it", async () => {
+    const db = openFixtureDatabase();
+    // A service whose feed holds no change (the log keeps 90 days).
+    db.prepare(`DELETE FROM changes WHERE service_id = 'shop-example'`).run();
+    const first = await buildFixtureSite(db);
+    // Down answers a challenge again: it went live, a change of what its page says.
+    recordProbe(db, { ...makeProbes('down-example-com', 1, () => ({ ok: true }))[0]!, probed_at: minutesAfter(5) });
+    const second = await buildFixtureSite(db, { now: () => new Date(FIXTURE_NOW.getTime() + 86_400_000) });
+    try {
+      const paths = listFiles(first.distDir);
+      expect(listFiles(second.distDir)).toEqual(paths);
+      const rewritten = paths.filter((path) => !readFileSync(join(second.distDir, path)).equals(readFileSync(join(first.distDir, path))));
+      expect(rewritten.sort()).toEqual([
+        'changes/index.html', 'feed.json', 'feed.xml', 'index.html', 'llms.txt',
+        'services/down-example-com/feed.json', 'services/down-example-com/feed.xml', 'services/down-example-com/index.html',
+        'snapshots/services.json', 'snapshots/services/down-example-com.json', 'snapshots/stats.json',
+      ]);
+      // A feed without changes of its own is dated by its service's first indexing, never by the build or the index's data.
+      const shopFeed = read(second, 'services/shop-example/feed.xml');
+      expect(shopFeed).not.toContain('<entry>');
+      expect(shopFeed).toContain(`<updated>${new Date(FIXTURE_NOW.getTime() - 40 * 86_400_000).toISOString()}</updated>`);
+      expect(pageText(second, 'services/down-example-com/index.html')).toContain(`History as of 2026-11-01 12:05 UTC.`);
+    } finally {
+      first.remove();
+      second.remove();
+    }
+  });
+
+  it('renders a page again at once when its state changes, and when only checked once its history is due', async () => {
+    const db = openFixtureDatabase();
+    const site = await buildFixtureSite(db);
+    try {
+      const probed = ['alpha-example-com', 'down-example-com', 'dual-example-com'];
+      const pass = (minutes: number, ok: (id: string) => boolean) => {
+        for (const id of probed) recordProbe(db, { ...makeProbes(id, 1, () => ({ ok: ok(id) }))[0]!, probed_at: minutesAfter(minutes) });
+      };
+      const alphaBefore = read(site, 'services/alpha-example-com/index.html');
+      expect(toText(alphaBefore)).toContain('History as of 2026-11-01 11:59 UTC.');
+
+      // Every service checked, one (down) going live: it is rendered at once, the others when their history is due.
+      pass(1, () => true);
+      const due = probed.filter((id) => isHistoryDue(id, minutesAfter(-1), minutesAfter(1)));
+      const result = await refreshSite(db, site.options);
+      expect(result.rendered).toBe(new Set(['down-example-com', ...due]).size);
+      expect(pageText(site, 'services/down-example-com/index.html')).toContain('Challenge detected on the last check, 2026-11-01 12:01 UTC');
+      if (!due.includes('alpha-example-com')) expect(read(site, 'services/alpha-example-com/index.html')).toBe(alphaBefore);
+
+      // Half an hour on, with no change of state, every checked page has its history rendered again.
+      pass(31, () => true);
+      expect(await refreshSite(db, site.options)).toMatchObject({ rendered: 3 });
+      const alpha = pageText(site, 'services/alpha-example-com/index.html');
+      expect(alpha).toContain('History as of 2026-11-01 12:31 UTC.');
+      expect(alpha).toContain('Last checked 2026-11-01 12:31 UTC');
+    } finally {
+      site.remove();
+    }
+  });
+
+  it("shows a directory's new description when the service's history interval ends, though nothing follows it", async () => {
+    const db = openFixtureDatabase();
+    const site = await buildFixtureSite(db);
+    try {
+      const alpha = FIXTURE_SERVICES.find((service) => service.id === 'alpha-example-com')!;
+      upsertServices(db, [{ ...alpha, description: 'Weather, now from a new directory text.' }], minutesAfter(1));
+      await refreshSite(db, site.options);
+      const dueAtOnce = isHistoryDue('alpha-example-com', minutesAfter(-1), minutesAfter(1));
+      expect(pageText(site, 'services/alpha-example-com/index.html').includes('new directory text')).toBe(dueAtOnce);
+      // Another service's check moves the data's clock past alpha's interval: its page follows its write.
+      recordProbe(db, { ...makeProbes('dual-example-com', 1, () => ({ ok: true }))[0]!, probed_at: minutesAfter(40) });
+      await refreshSite(db, site.options);
+      expect(pageText(site, 'services/alpha-example-com/index.html')).toContain('Weather, now from a new directory text.');
+    } finally {
+      site.remove();
+    }
+  });
+
   it('removes endpoint pages past the last when a host lists fewer endpoints', async () => {
     const db = openFixtureDatabase();
     const site = await buildFixtureSite(db);
@@ -263,7 +343,7 @@ describe('rebuilds and incremental renders', () => {
     try {
       const app = createSite(db, site.options);
       expect(await app.ensureBuilt()).toBe('fresh');
-      recordProbe(db, makeProbes('shop-example', 1, () => ({ ok: false }))[0]!);
+      recordProbe(db, makeProbes('fresh-example-com', 1, () => ({ ok: true }))[0]!);
       expect(await app.ensureBuilt()).toBe('refreshed');
       expect(await createSite(db, { ...site.options, siteUrl: 'https://elsewhere.test' }).ensureBuilt()).toBe('built');
       expect(read(site, 'robots.txt')).toContain('https://elsewhere.test/sitemap.xml');

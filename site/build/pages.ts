@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DB } from '../../data/db.ts';
 import { listFacilitators } from '../../data/facilitators.ts';
-import { getDataTime, getServiceDataTime, listServiceIds } from '../../data/pages.ts';
+import { getDataTime, getFeedOrigin, getServiceDataTime, listServiceIds } from '../../data/pages.ts';
 import { getStats } from '../../data/service-read.ts';
 import { listRouteGroups } from '../src/lib/docs.ts';
 import { toLlmsTxt } from '../src/lib/documents/llms-txt.ts';
@@ -89,6 +89,7 @@ export async function renderService(ctx: RenderContext, id: string, prune = fals
   writeFeeds(ctx, {
     path: `/services/${id}/feed`, pagePath: `/services/${id}`, title: `${snapshot.name}: changes`,
     description: `What the Payable-Service Index saw change of ${snapshot.name}.`, changes: recentChanges(ctx.db, FEED_SIZE, id),
+    emptySince: getFeedOrigin(ctx.db, id) ?? ctx.generatedAt,
   });
   ctx.out.write(`snapshots/services/${id}.json`, JSON.stringify(snapshot));
   return pages;
@@ -124,6 +125,7 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   writeFeeds(ctx, {
     path: '/feed', pagePath: '/', title: 'Payable-Service Index: recent changes',
     description: 'Services listed, going live or dark, changing price, terms, endpoints or flags.', changes: recentChanges(db, FEED_SIZE),
+    emptySince: getFeedOrigin(db) ?? ctx.generatedAt,
   });
   // Each document twice, from one source: Markdown for agents, a page for people.
   for (const [path, document] of [['pricing', toPricingDocument(docsOptions)], ['docs/purchase', toPurchaseDocument(docsOptions)]] as const) {
@@ -154,8 +156,8 @@ export function renderHome(ctx: Pick<RenderContext, 'db' | 'renderer' | 'site'>,
 }
 
 /** A page's feeds, Atom and JSON Feed, beside it (`feed.xml`, `feed.json`). */
-function writeFeeds(ctx: RenderContext, spec: Omit<FeedSpec, 'siteUrl' | 'generatedAt'>): void {
-  const full = { ...spec, siteUrl: ctx.options.siteUrl, generatedAt: ctx.generatedAt };
+function writeFeeds(ctx: RenderContext, spec: Omit<FeedSpec, 'siteUrl'>): void {
+  const full = { ...spec, siteUrl: ctx.options.siteUrl };
   const base = spec.path.slice(1);
   ctx.out.write(`${base}.xml`, toAtomFeed(full));
   ctx.out.write(`${base}.json`, toJsonFeed(full));

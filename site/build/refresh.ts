@@ -1,8 +1,9 @@
 import type { DB } from '../../data/db.ts';
-import { getDataStamp, listChangedServiceIds, listServiceIds } from '../../data/pages.ts';
+import { getDataStamp, listServiceIds, listStateChangedIds, listTouchedIds, type DataStamp } from '../../data/pages.ts';
 import { IN_FLIGHT } from './build.ts';
 import { getCompiled } from './compile.ts';
 import { forEachConcurrent } from './concurrent.ts';
+import { HISTORY_INTERVAL_MS, isHistoryDue, toDataClock } from './history.ts';
 import { withLock } from './lock.ts';
 import { createOutput } from './output.ts';
 import { listRenderedIds, renderFacilitators, renderService, renderSitePages, renderStatus, toRenderContext, type SiteOptions } from './pages.ts';
@@ -10,8 +11,9 @@ import { getCurrentRelease, readBuildInfo, writeBuildInfo } from './release.ts';
 import { loadRenderer } from './render.ts';
 
 /**
- * Pages follow the data: after a probe or discovery pass, only the services that changed are rendered again,
- * into the served release, each file replaced atomically; the home page, documents and index snapshots are
+ * Pages follow the state, not the clock: after a probe or discovery pass, the services whose state changed are
+ * rendered again at once, and those only checked or written when their history is due (site/build/history.ts), into the
+ * served release, each file replaced atomically; the home page, documents and index snapshots are
  * rendered once per refresh. The release's own compile is reused, so new pages match its assets.
  */
 
@@ -44,8 +46,9 @@ export async function renderChanged(db: DB, ids: readonly string[], options: Ref
 }
 
 /**
- * Renders again what changed since the served release was last rendered: services written or probed since its
- * data stamp, and services that left the index. Does nothing when nothing changed.
+ * Renders again what changed since the served release was last rendered: services whose state changed since its
+ * data stamp, services checked or written whose history is due, and services that left the index. Does nothing when
+ * nothing changed.
  * @example await refreshSite(db, { distDir: 'dist', siteUrl, stagingUrl, now: () => new Date() }); // after a crawl pass
  */
 export async function refreshSite(db: DB, options: RefreshOptions): Promise<RefreshResult> {
@@ -53,10 +56,23 @@ export async function refreshSite(db: DB, options: RefreshOptions): Promise<Refr
     renderInto(db, options, (release, info) => {
       const present = new Set(listServiceIds(db));
       return {
-        ids: listChangedServiceIds(db, info.stamp),
+        ids: listDueIds(db, info.stamp),
         removed: listRenderedIds(release).filter((id) => !present.has(id)),
       };
     }));
+}
+
+/**
+ * The services to render again since `since`: a changed state at once; a new check or a crawl's write (a directory's
+ * new description) when the service's history interval ends. Every check or write of the last interval is a
+ * candidate, not only those since `since`: one that came just after a render is shown at the interval's end.
+ */
+export function listDueIds(db: DB, since: DataStamp): string[] {
+  const then = toDataClock(since);
+  const now = toDataClock(getDataStamp(db));
+  const recent = then === null ? null : new Date(Date.parse(then) - HISTORY_INTERVAL_MS).toISOString();
+  const due = listTouchedIds(db, recent).filter((id) => isHistoryDue(id, then, now));
+  return [...new Set([...listStateChangedIds(db, since), ...due])].sort();
 }
 
 type Plan = (release: string, info: NonNullable<ReturnType<typeof readBuildInfo>>) => { ids: string[]; removed: string[] };

@@ -1,12 +1,10 @@
-import { ASSET_DIR } from '../build/headers.ts';
-
 /**
  * What a publish does, decided before it touches the store: which files to upload, in which order, and which
  * objects to delete afterwards. Pure, so its rules are tested with tables.
  *
  * The order keeps every published page readable and every same-site link resolvable whenever a publish stops:
- * a file is uploaded only after everything it links to (assets and snapshots, then endpoint pages, then listing
- * pages, then the pages and documents that link listing pages), and nothing is deleted until every upload is done.
+ * the links each file actually holds (site/publish/links.ts) decide it, so a file is uploaded only after every
+ * file it links that the store does not hold yet. Nothing is deleted until every upload is done.
  */
 
 /** One file of a release as it would be stored: its digest covers the content and the headers it is stored with. */
@@ -33,43 +31,115 @@ export interface PublishPlan {
   /** Uploads in waves: a wave starts when the one before it is complete. */
   waves: PublishFile[][];
   unchanged: number;
-  /** Paths published before and gone from the release, deleted after every upload (pages before what they link). */
+  /** Paths published before and gone from the release, deleted after every upload (pages before the rest). */
   deletions: string[];
 }
+
+/** The release paths each file links, by path (files that link nothing may be absent). */
+export type LinkMap = ReadonlyMap<string, readonly string[]>;
 
 /** The manifest's own key under the prefix; dotfiles are never part of a release. */
 export const MANIFEST_PATH = '.publish/manifest.json';
 
 export const EMPTY_MANIFEST: Manifest = { version: 1, files: {} };
 
-/**
- * How many waves stand before a file's: 0 for what links no page (assets, the JSON snapshots, the database
- * copy for replicas), 1 for endpoint pages, 2 for listing pages, 3 for everything that links those.
- * @example toWave('services/a/index.html') // 2
- */
-export function toWave(path: string): number {
-  if (path.startsWith(`${ASSET_DIR}/`) || path.startsWith('snapshots/')) return 0;
-  if (/^services\/[^/]+\/endpoints\//.test(path)) return 1;
-  if (/^services\/[^/]+\/index\.html$/.test(path)) return 2;
-  if (!path.includes('/') && !/\.(html|md|txt|xml)$/.test(path)) return 0;
-  return 3;
+/** The files a publish uploads: those the manifest does not hold with the same digest. */
+export function listChangedFiles<T extends PublishFile>(files: readonly T[], manifest: Manifest): T[] {
+  return files.filter((file) => manifest.files[file.path]?.digest !== file.digest);
 }
 
 /**
- * The plan that makes the store hold `files` when it holds what `manifest` says.
- * @example toPublishPlan(files, EMPTY_MANIFEST).waves.flat().length === files.length
+ * The plan that makes the store hold `files` when it holds what `manifest` says, the uploads ordered by `links`.
+ * @example toPublishPlan(files, EMPTY_MANIFEST, new Map()).waves.flat().length === files.length
  */
-export function toPublishPlan(files: readonly PublishFile[], manifest: Manifest): PublishPlan {
-  const waves: PublishFile[][] = [[], [], [], []];
-  let unchanged = 0;
-  const present = new Set<string>();
-  for (const file of files) {
-    present.add(file.path);
-    if (manifest.files[file.path]?.digest === file.digest) unchanged += 1;
-    else waves[toWave(file.path)]!.push(file);
-  }
+export function toPublishPlan(files: readonly PublishFile[], manifest: Manifest, links: LinkMap): PublishPlan {
+  const uploads = listChangedFiles(files, manifest);
+  const present = new Set(files.map((file) => file.path));
+  const byPath = new Map(uploads.map((file) => [file.path, file]));
   const deletions = Object.keys(manifest.files)
     .filter((path) => !present.has(path))
-    .sort((a, b) => toWave(b) - toWave(a) || a.localeCompare(b));
-  return { waves: waves.filter((wave) => wave.length > 0), unchanged, deletions };
+    .sort((a, b) => Number(!a.endsWith('.html')) - Number(!b.endsWith('.html')) || a.localeCompare(b));
+  // A link waits only for a file the store may lack: one being uploaded that no finished upload put there.
+  const missing = (path: string) => byPath.has(path) && !manifest.files[path]?.digest;
+  const needs = new Map(uploads.map((file) => [file.path, (links.get(file.path) ?? []).filter((target) => target !== file.path && missing(target))]));
+  const waves = toWaves([...byPath.keys()].sort(), needs).map((wave) => wave.map((path) => byPath.get(path)!));
+  return { waves, unchanged: files.length - uploads.length, deletions };
+}
+
+/**
+ * Layers of `paths` where each path comes after every path it needs. A cycle (a new page and its feed link each
+ * other) is broken where it leaves the fewest links unresolved: its members needing the fewest others go first.
+ */
+export function toWaves(paths: readonly string[], needs: ReadonlyMap<string, readonly string[]>): string[][] {
+  const waiting = new Map(paths.map((path) => [path, new Set(needs.get(path) ?? [])]));
+  const neededBy = new Map<string, string[]>();
+  for (const [path, targets] of waiting) {
+    for (const target of targets) {
+      const list = neededBy.get(target);
+      if (list) list.push(path);
+      else neededBy.set(target, [path]);
+    }
+  }
+  const inCycle = findCycleMembers(paths, needs);
+  const waves: string[][] = [];
+  while (waiting.size > 0) {
+    let wave = [...waiting.keys()].filter((path) => waiting.get(path)!.size === 0);
+    if (wave.length === 0) {
+      const stuck = [...waiting.keys()].filter((path) => inCycle.has(path));
+      const fewest = stuck.reduce((least, path) => Math.min(least, waiting.get(path)!.size), Infinity);
+      wave = stuck.filter((path) => waiting.get(path)!.size === fewest);
+    }
+    for (const path of wave) waiting.delete(path);
+    for (const path of wave) for (const dependent of neededBy.get(path) ?? []) waiting.get(dependent)?.delete(path);
+    waves.push(wave);
+  }
+  return waves;
+}
+
+/** The paths that lie on a cycle of `needs` (strongly connected components of more than one path; Tarjan, iterative). */
+function findCycleMembers(paths: readonly string[], needs: ReadonlyMap<string, readonly string[]>): Set<string> {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const members = new Set<string>();
+  let counter = 0;
+  for (const root of paths) {
+    if (index.has(root)) continue;
+    const frames: Array<{ path: string; next: number }> = [{ path: root, next: 0 }];
+    index.set(root, counter);
+    low.set(root, counter++);
+    stack.push(root);
+    onStack.add(root);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      const targets = needs.get(frame.path) ?? [];
+      if (frame.next < targets.length) {
+        const target = targets[frame.next++]!;
+        if (!index.has(target)) {
+          index.set(target, counter);
+          low.set(target, counter++);
+          stack.push(target);
+          onStack.add(target);
+          frames.push({ path: target, next: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.path, Math.min(low.get(frame.path)!, index.get(target)!));
+        }
+        continue;
+      }
+      frames.pop();
+      const parent = frames[frames.length - 1];
+      if (parent) low.set(parent.path, Math.min(low.get(parent.path)!, low.get(frame.path)!));
+      if (low.get(frame.path) !== index.get(frame.path)) continue;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== frame.path);
+      if (component.length > 1) for (const path of component) members.add(path);
+    }
+  }
+  return members;
 }

@@ -61,20 +61,41 @@ async function readStore(client: S3Client): Promise<Map<string, Stored>> {
   return stored;
 }
 
-/** Same-site links of every stored page that the bucket should answer and does not (API paths are the API's). */
-function findBrokenLinks(stored: Map<string, Stored>): string[] {
+/** Paths the API answers, not the bucket. */
+const API_PATHS = /^(api|mcp|badge|purchase|x402)(\/|$)|^openapi\.json$/;
+const LINKING = /\.(html|xml|json|md|txt)$/;
+
+/** The same-site paths a file links: a page's root-relative href, src and action, any file's absolute URL on the site. */
+function linksOf(path: string, body: Buffer): string[] {
+  if (!LINKING.test(path)) return [];
+  const text = body.toString('utf8');
+  const found = [...text.matchAll(/https:\/\/index\.test(\/[^\s"'`<>&\\)\]]*)?/g)].map((match) => (match[1] ?? '/').replace(/[.,;:!?]+$/, ''));
+  if (path.endsWith('.html')) found.push(...[...text.matchAll(/\s(?:href|src|action)="(\/(?!\/)[^"]*)"/g)].map((match) => match[1]!));
+  return found.map((link) => link.replace(/[#?].*$/, '').replace(/^\/+|\/+$/g, '')).filter((target) => !API_PATHS.test(target));
+}
+
+const resolves = (target: string, stored: ReadonlyMap<string, Buffer>) =>
+  (target === '' ? ['index.html'] : [target, `${target}/index.html`]).some((candidate) => stored.has(candidate));
+
+/**
+ * Same-site links of every stored file that the bucket should answer and does not, as `file -> /target`. A new
+ * page and its feed link each other, so one of them goes up first: the feed's link back to its page (in `release`)
+ * is the one allowed to wait.
+ */
+function findBrokenLinks(stored: ReadonlyMap<string, Buffer>, release: ReadonlyMap<string, Buffer> = new Map()): string[] {
   const broken: string[] = [];
-  for (const [path, object] of stored) {
-    if (!path.endsWith('.html')) continue;
-    for (const match of object.body.toString('utf8').matchAll(/(?:href|src)="(\/[^"#?]*)/g)) {
-      const target = match[1]!.replace(/^\/+|\/+$/g, '');
-      if (/^(api|mcp|badge|purchase)(\/|$)|^openapi\.json$/.test(target)) continue;
-      const candidates = target === '' ? ['index.html'] : [target, `${target}/index.html`, `${target}.html`];
-      if (!candidates.some((candidate) => stored.has(candidate))) broken.push(`${path} -> /${target}`);
+  for (const [path, body] of stored) {
+    for (const target of linksOf(path, body)) {
+      if (resolves(target, stored)) continue;
+      const page = release.get(`${target}/index.html`);
+      if (!path.endsWith('.html') && page && linksOf(`${target}/index.html`, page).includes(path)) continue;
+      broken.push(`${path} -> /${target}`);
     }
   }
-  return broken;
+  return [...new Set(broken)];
 }
+
+const bodies = (stored: Map<string, Stored>) => new Map([...stored].map(([path, object]) => [path, object.body]));
 
 describe('npm run publish against a real S3-compatible store', () => {
   let store: LocalStore;
@@ -210,6 +231,30 @@ describe('npm run publish against a real S3-compatible store', () => {
     await expectStoreEqualsRelease();
   }, 60_000);
 
+  it('stopped after any upload leaves every same-site link resolvable: uploads follow the links the files hold', async () => {
+    // Two new services (pages and feeds that link each other, listed by the home page and the sitemap), one going live.
+    upsertServices(db, ['four', 'five'].map((name) => makeService({ id: `${name}-example-org`, name: `New ${name}` })), FIXTURE_NOW.toISOString());
+    recordProbe(db, { service_id: 'shop-example', probed_at: FIXTURE_NOW.toISOString(), ok: true, status_code: 402, method: 'GET', latency_ms: 90, reason: null, detected_rails: ['acp'] });
+    await refreshSite(db, site.options);
+    const before = bodies(await readStore(client));
+    expect(findBrokenLinks(before)).toEqual([]);
+    proxy.requests.length = 0;
+    const { code } = await publish({}, ['--to', TARGET, '--concurrency', '1']).done;
+    expect(code).toBe(0);
+    const after = bodies(await expectStoreEqualsRelease());
+    const release = readRelease(site.distDir);
+    const uploads = proxy.requests.filter((line) => line.startsWith('PUT ') && !line.includes('.publish/'))
+      .map((line) => line.slice(4).replace(`/${BUCKET}/${PREFIX}`, '').replace(/\?.*$/, ''));
+    expect(uploads).toEqual(expect.arrayContaining(['services/four-example-org/index.html', 'services/four-example-org/feed.xml', 'index.html', 'sitemap.xml']));
+    // What the store holds when the publish stops after each upload in turn.
+    const stored = new Map(before);
+    for (const [k, path] of uploads.entries()) {
+      stored.set(path, after.get(path)!);
+      expect(findBrokenLinks(stored, release), `stopped after upload ${k + 1} (${path})`).toEqual([]);
+    }
+    expect(uploads.indexOf('index.html')).toBeGreaterThan(uploads.indexOf('services/five-example-org/index.html'));
+  }, 60_000);
+
   it('killed midway leaves every page readable and every link resolvable, and the next publish completes it', async () => {
     upsertServices(db, ['one', 'two', 'three'].map((name) => makeService({ id: `${name}-example-net`, name: `New ${name}` })), FIXTURE_NOW.toISOString());
     db.prepare(`DELETE FROM service_endpoints WHERE service_id = 'many-example-com' AND position >= 60`).run();
@@ -219,8 +264,8 @@ describe('npm run publish against a real S3-compatible store', () => {
     proxy.requests.length = 0;
     proxy.delayMs = 150;
     const run = publish({}, ['--to', TARGET, '--concurrency', '1']);
-    // Killed once listing pages are going up: after the snapshots and endpoint pages, before what links them.
-    while (!proxy.requests.some((line) => /^PUT \/site\/index\/services\/[^/]+\/index\.html/.test(line))) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Killed once a new service's page is going up: after the snapshots it links, before the home page that links it.
+    while (!proxy.requests.some((line) => /^PUT \/site\/index\/services\/(one|two|three)-example-net\/index\.html/.test(line))) await new Promise((resolve) => setTimeout(resolve, 10));
     run.child.kill('SIGKILL');
     expect((await run.done).signal).toBe('SIGKILL');
     proxy.delayMs = 0;
@@ -228,7 +273,7 @@ describe('npm run publish against a real S3-compatible store', () => {
     expect(midway.has('snapshots/services/three-example-net.json')).toBe(true);
     expect(midway.has('services/one-example-net/index.html') && midway.has('services/three-example-net/index.html')).toBe(false);
     expect(midway.get('index.html')!.body.toString()).not.toContain('three-example-net');
-    expect(findBrokenLinks(midway)).toEqual([]);
+    expect(findBrokenLinks(bodies(midway), readRelease(site.distDir))).toEqual([]);
     expect(midway.has('services/many-example-com/endpoints/3/index.html')).toBe(true);
 
     const { code, stdout } = await publish().done;
@@ -236,7 +281,7 @@ describe('npm run publish against a real S3-compatible store', () => {
     expect(stdout).toMatch(/ 2 deleted/);
     const stored = await expectStoreEqualsRelease();
     expect(stored.has('services/three-example-net/index.html')).toBe(true);
-    expect(findBrokenLinks(stored)).toEqual([]);
+    expect(findBrokenLinks(bodies(stored))).toEqual([]);
   }, 90_000);
 
   it('a store answering 500 is a clear error with a non-zero exit, and nothing is deleted', async () => {

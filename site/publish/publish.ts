@@ -3,12 +3,13 @@ import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { toCacheControl, toContentType } from '../build/headers.ts';
 import { forEachConcurrent } from '../build/concurrent.ts';
-import { toPublishPlan, type Manifest, type PublishFile } from './plan.ts';
+import { readLinks } from './links.ts';
+import { listChangedFiles, toPublishPlan, type Manifest, type PublishFile } from './plan.ts';
 import { PublishError, type Store } from './store.ts';
 
 /**
  * Publishing a release to object storage: only what changed (by digest, against the manifest kept in the store),
- * in waves so that links resolve at every moment (site/publish/plan.ts), with the manifest written between waves,
+ * in waves ordered by the links the files hold so that links resolve at every moment (site/publish/plan.ts), with the manifest written between waves,
  * and deletions last. A publish that stops anywhere is completed by the next one.
  */
 
@@ -45,7 +46,8 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
   const files = await listPublishFiles(options.root, options.extra ?? {});
   const sources = new Map(files.map((file) => [file.path, file.source]));
   const manifest = await store.readManifest();
-  const plan = toPublishPlan(files, manifest);
+  const links = await readLinks(options.root, listChangedFiles(files, manifest), new Set(sources.keys()));
+  const plan = toPublishPlan(files, manifest, links);
   const uploads = plan.waves.flat();
   const bytes = uploads.reduce((sum, file) => sum + file.size, 0);
   options.onStart?.({ uploads: uploads.length, bytes, unchanged: plan.unchanged, deletions: plan.deletions.length });

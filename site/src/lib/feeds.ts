@@ -23,8 +23,11 @@ export interface FeedSpec {
   description: string;
   /** Newest first, as recentChanges answers them. */
   changes: readonly Change[];
-  /** When the feed is empty: the time it was made. */
-  generatedAt: string;
+  /**
+   * The feed's date while it holds no change: when its service (or the index) was first indexed, never the build
+   * time, so a rebuild of unchanged data writes the same bytes and a publish uploads nothing for it.
+   */
+  emptySince: string;
 }
 
 /** What a change is called in a feed reader's list: its service and what happened. */
@@ -43,7 +46,7 @@ function toFeed(spec: FeedSpec, escape: boolean): Feed {
     title: cleanText(spec.title),
     description: cleanText(spec.description),
     link: home,
-    updated: new Date(spec.changes[0]?.at ?? spec.generatedAt),
+    updated: new Date(spec.changes[0]?.at ?? spec.emptySince),
     generator: SITE_NAME,
     feedLinks: { atom: `${spec.siteUrl}${spec.path}.xml`, json: `${spec.siteUrl}${spec.path}.json` },
     author: { name: SITE_NAME, link: `${spec.siteUrl}/` },

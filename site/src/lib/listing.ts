@@ -124,8 +124,12 @@ export interface ListingView {
   lastCheckedIso: string | null;
   lastSeenLive: string | null;
   firstIndexed: string;
-  /** The time the page's data is as of (`options.now`), as `2026-11-01 12:00 UTC`. */
+  /**
+   * The time the page's data is as of (`options.now`), as `2026-11-01 12:00 UTC`: its check history is as of then
+   * (a new check alone re-renders a page at most every half hour; a change of state at once).
+   */
   dataAsOf: string;
+  dataAsOfIso: string;
   /** The sample request, or null for an endpoint that is not HTTP (acp://). */
   curl: CurlSample | null;
   /** Why there is no sample request, when there is none; it follows the endpoint: `is not an HTTP URL: …`. */
@@ -251,6 +255,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
     lastSeenLive: formatUtc(service.last_seen_live),
     firstIndexed: formatDate(service.first_indexed) ?? service.first_indexed,
     dataAsOf: formatUtc(options.now.toISOString()) ?? '',
+    dataAsOfIso: options.now.toISOString(),
     curl: unprobeable ? null : toCurl(service, main?.method ?? null),
     noCurlReason: unprobeable
       ? `is not an HTTP URL: ${acpMerchant ? ACP_NOT_CHECKED : 'an endpoint of this kind is not fetched, so there is no challenge to request and it is never probed.'}`
