@@ -50,6 +50,8 @@ export interface ToolSpec {
   readOnly: boolean;
   /** Tool argument -> the operation's field, where the tool's contract names one otherwise (get_changes' `types`). */
   arguments?: Record<string, string>;
+  /** Arguments the tool takes when not given, where they differ from the route's (a smaller page for a model). */
+  defaults?: Record<string, unknown>;
 }
 
 /** Request examples for /docs: the values filled into the path, the query string and the body. */

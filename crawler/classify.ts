@@ -4,6 +4,7 @@
  * a person understands. Pure; the signals are exactly protocols.md section 7's.
  */
 import type { Price, Rail } from '../data/types.ts';
+import type { Offer } from '../domain/schemas.ts';
 import {
   readMppChallenges,
   readX402Body,
@@ -47,6 +48,8 @@ export interface ProbeTerms {
   assets: string[];
   /** The cheapest known unit price among the offers, else unknown. */
   price: Price;
+  /** Every offer of every valid challenge on the 402 (an x402 and an MPP challenge: both). */
+  offers: Offer[];
 }
 
 /**
@@ -141,6 +144,7 @@ function toTerms(offers: PaymentOffer[]): ProbeTerms {
     chains: toSortedUnique(offers.flatMap((offer) => (offer.chain === null ? [] : [offer.chain]))),
     assets: toSortedUnique(offers.flatMap((offer) => (offer.asset === null ? [] : [offer.asset]))),
     price: cheapest(offers.map((offer) => offer.price)),
+    offers: offers.map((offer) => offer.offer),
   };
 }
 

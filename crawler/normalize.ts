@@ -132,7 +132,7 @@ function toUnitLabel(unit: string | undefined): string {
 }
 
 /** Exact decimal text of an atomic amount: `toDecimalText('10000', 6)` is `'0.01'` (trailing zeros trimmed). */
-function toDecimalText(amountAtomic: string, decimals: number): string {
+export function toDecimalText(amountAtomic: string, decimals: number): string {
   const digits = amountAtomic.replace(/^0+(?=\d)/, '').padStart(decimals + 1, '0');
   const whole = digits.slice(0, digits.length - decimals);
   const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');

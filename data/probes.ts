@@ -3,6 +3,7 @@ import type { Flag } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { writeServiceFlags } from './flags.ts';
 import { storeServiceDetail } from './service-detail.ts';
+import { recordChallengeOffers } from './endpoints.ts';
 import { applyServiceTerms } from './services.ts';
 import type { ProbeInput } from './types.ts';
 
@@ -50,7 +51,10 @@ export function recordProbes(db: DB, probes: readonly ProbeInput[], options: { c
         answered: probe.status_code === null ? 0 : 1,
       });
       if (changed.changes > 0) s.updateFacets.run(rank, probe.service_id, rank);
-      if (probe.ok && probe.terms) applyServiceTerms(db, probe.service_id, probe.terms);
+      if (probe.ok && probe.terms) {
+        applyServiceTerms(db, probe.service_id, probe.terms);
+        recordChallengeOffers(db, { service_id: probe.service_id, method: null, at: probe.probed_at, offers: probe.terms.offers ?? [] });
+      }
       if (changed.changes > 0 && probe.flags) writeServiceFlags(db, probe.service_id, probe.flags);
     }
     const newest = new Map<string, string>();

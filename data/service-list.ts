@@ -36,7 +36,7 @@ type Counts = ListServicesResult['counts'];
 /** Each order but relevance: its ORDER BY over the services `s`, and the index that reads it without a sort. */
 const ORDERS: Record<Exclude<Sort, 'relevance'>, { by: string; index: string }> = {
   live: { by: 's.live_rank, s.id', index: 'services_order' },
-  price: { by: 's.price_usd IS NULL, s.price_usd, s.id', index: 'services_price' },
+  price: { by: 's.min_price_usd IS NULL, s.min_price_usd, s.id', index: 'services_min_price' },
   uptime: { by: 's.uptime_30d IS NULL, s.uptime_30d DESC, s.id', index: 'services_uptime' },
   latency: { by: 's.median_latency_ms_30d IS NULL, s.median_latency_ms_30d, s.id', index: 'services_latency' },
   newest: { by: 's.first_indexed DESC, s.id', index: 'services_newest' },
@@ -210,7 +210,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   // Relevance ranks by bm25 over the trigram match; short words alone match by LIKE, with nothing to rank.
   const applied: Exclude<Sort, 'relevance'> | 'relevance' = sort === 'relevance' && search?.rankedSql === undefined ? 'live' : sort;
   const rowTests: Where = { sql: [], params: [] };
-  if (filters.max_price_usd !== undefined) pushTo(rowTests, 's.price_usd <= ?', filters.max_price_usd);
+  if (filters.max_price_usd !== undefined) pushTo(rowTests, 's.min_price_usd <= ?', filters.max_price_usd);
   if (filters.facilitator) pushTo(rowTests, 'instr(lower(s.facilitator), ?) > 0', filters.facilitator);
   if (filters.no_flags) pushTo(rowTests, `s.flags = '[]'`);
 

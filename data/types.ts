@@ -1,4 +1,4 @@
-import type { Flag, Rail } from '../domain/schemas.ts';
+import type { CallInput, CallOutput, Flag, Offer, Rail } from '../domain/schemas.ts';
 
 export type { Rail };
 
@@ -21,6 +21,13 @@ export interface EndpointInput {
   example_body?: unknown;
   /** The directory kinds that list it; when absent, those of its service. */
   sources?: string[];
+  route_template?: string | null;
+  docs_url?: string | null;
+  tags?: string[];
+  /** The offers its directories state; the last valid challenge's replace them where there is one (data/endpoints.ts). */
+  offers?: Offer[];
+  input?: CallInput | null;
+  output?: CallOutput | null;
 }
 
 /** Where a service was found: the directory kind and, when known, the URL of its listing there. */
@@ -48,8 +55,8 @@ export interface ServiceInput {
   endpoints: EndpointInput[];
 }
 
-/** The terms a live challenge states: authoritative over what directories list. */
-export type ServiceTerms = Pick<ServiceInput, 'rails' | 'chains' | 'assets' | 'price'>;
+/** The terms a live challenge states: authoritative over what directories list; `offers` are the main endpoint's. */
+export type ServiceTerms = Pick<ServiceInput, 'rails' | 'chains' | 'assets' | 'price'> & { offers?: Offer[] };
 
 /** What the prober records for one check of a main endpoint. */
 export interface ProbeInput {
@@ -79,6 +86,8 @@ export interface EndpointCheckInput {
   status_code: number | null;
   latency_ms: number | null;
   reason: string | null;
+  /** The offers of its challenge, when it found a valid one. */
+  offers?: Offer[];
 }
 
 /** The daily check of a random sibling path of a service's host: whether it answered the same 402. */

@@ -57,7 +57,7 @@ async function callTool(name: string, args: Record<string, unknown>, context: Op
     const tool = TOOLS.get(name);
     if (!tool) throw new UnknownTool(name);
     const input = { path: {}, query: {}, headers: readPart(tool.operation, 'headers', {}), body: undefined as unknown };
-    const fields = Object.entries(args).map(([key, value]) => [tool.operation.tool?.arguments?.[key] ?? key, value] as const);
+    const fields = Object.entries({ ...tool.operation.tool?.defaults, ...args }).map(([key, value]) => [tool.operation.tool?.arguments?.[key] ?? key, value] as const);
     for (const { part, keys } of tool.parts) {
       const given = Object.fromEntries(fields.filter(([key]) => keys.includes(key)));
       (input as Record<string, unknown>)[part] = readPart(tool.operation, part, given);

@@ -5,6 +5,7 @@ import {
 import {
   batchServicesByQueryOperation, batchServicesOperation, getServiceOperation, getStatsOperation, listServicesOperation,
 } from './services.ts';
+import { getEndpointOperation, listEndpointsOperation } from './endpoints.ts';
 import { getStatusOperation } from './status.ts';
 import { listChangesOperation, listServiceChangesOperation } from './changes.ts';
 import {
@@ -23,6 +24,8 @@ export const OPERATIONS: readonly Operation[] = [
   getServiceOperation,
   batchServicesOperation,
   batchServicesByQueryOperation,
+  listEndpointsOperation,
+  getEndpointOperation,
   getStatsOperation,
   getStatusOperation,
   listChangesOperation,

@@ -13,6 +13,7 @@ import * as flagsAndEndpointChecks from './012-flags-and-endpoint-checks.ts';
 import * as webhooks from './013-webhooks.ts';
 import * as owners from './014-owners.ts';
 import * as probeTimes from './015-probe-times.ts';
+import * as endpoints from './019-endpoints.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -35,4 +36,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '013-webhooks', ...webhooks },
   { name: '014-owners', ...owners },
   { name: '015-probe-times', ...probeTimes },
+  { name: '019-endpoints', ...endpoints },
 ];

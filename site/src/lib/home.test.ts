@@ -201,6 +201,7 @@ describe('home.ts', () => {
       price: { usd: null, display: null }, endpoint: 'https://a.example/pay', facilitator: null, live: false, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
       uptime_30d: null, checks_30d: 0, median_latency_ms_30d: null, flags: [], owner_verified: false, reason: null,
+      price_range: { min_usd: null, max_usd: null }, endpoint_count: 1,
     });
     expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', host: 'https://a.example', uptime: null, latency: null });
     expect(row.chips.map((chip) => chip.text)).toEqual(['x402', 'MPP', 'base', 'USDC']);
@@ -211,6 +212,7 @@ describe('home.ts', () => {
       price: { usd: 0.01, display: null }, endpoint: 'https://b.example/pay', facilitator: null, live: true, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
       uptime_30d: 0.967, checks_30d: 30, median_latency_ms_30d: 1_432, flags: [], owner_verified: false, reason: null,
+      price_range: { min_usd: null, max_usd: null }, endpoint_count: 1,
     });
     expect(checked).toMatchObject({ uptime: { text: '96.7 %', ratio: 0.967, low: false }, latency: '1,432 ms', descriptionTitle: null });
   });
@@ -222,6 +224,7 @@ describe('home.ts', () => {
       price: { usd: 0.01, display: null }, endpoint: 'https://402bnb.fun/', facilitator: null, live: null, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
       uptime_30d: 0.2, checks_30d: 5, median_latency_ms_30d: null, flags: [], owner_verified: false, reason: null,
+      price_range: { min_usd: null, max_usd: null }, endpoint_count: 1,
     });
     expect(row.name).toBe('402bnb.fun');
     expect(row.chips).toContainEqual({ kind: 'asset', text: '0x83358…A02913', title: address });
