@@ -45,9 +45,12 @@ function listen(handle: (req: IncomingMessage, res: ServerResponse, own: string)
   }));
 }
 
-const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const paid = (res: ServerResponse, headers: Record<string, string>, body = '{}') =>
+const json = (res: ServerResponse, body: unknown): void => {
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+};
+const paid = (res: ServerResponse, headers: Record<string, string>, body = '{}'): void => {
   res.writeHead(402, { 'content-type': 'application/json', ...headers }).end(body);
+};
 
 const uptoHeader = (url: string) => encodePaymentRequiredHeader({
   x402Version: 2, resource: { url, mimeType: 'application/json' },

@@ -159,7 +159,7 @@ export const Endpoint = z
     route_template: z.string().nullable().meta({ description: 'The route with :params (/users/:id), or null.' }),
     description: z.string().nullable(),
     docs_url: z.string().nullable(),
-    price: Price.meta({ description: 'The cheapest known offer.' }),
+    price: Price,
     offers: z.array(Offer).meta({ description: 'From the last valid challenge when there is one, else from the directories.' }),
     input: CallInput.nullable(),
     output: CallOutput.nullable(),
@@ -170,7 +170,7 @@ export const Endpoint = z
       description: 'The last check: the main endpoint is probed every pass, every other endpoint at most once a day; null when not yet checked.',
     }),
   })
-  .meta({ id: 'Endpoint' });
+  .meta({ id: 'Endpoint', description: 'One operation on a host; its price is its cheapest known offer.' });
 export type Endpoint = z.infer<typeof Endpoint>;
 
 export const EndpointItem = Endpoint.extend({

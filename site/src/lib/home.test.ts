@@ -108,17 +108,18 @@ describe('home.ts', () => {
 
   it('lists in the order asked and filters by price, category and directory, as the list API does', () => {
     const ids = (query: Partial<HomeQuery>) => getHomeView(db, { ...EMPTY_QUERY, ...query }).rows.map((row) => row.id);
-    // Cheapest first, unknown prices last, ties by id.
+    // Cheapest endpoint first (alpha lists a free one), unknown prices last, ties by id.
     expect(ids({ sort: 'price' })).toEqual([
-      'many-example-com', 'alpha-example-com', 'dual-example-com', 'fresh-example-com', 'down-example-com', 'shop-example',
+      'alpha-example-com', 'many-example-com', 'dual-example-com', 'fresh-example-com', 'down-example-com', 'shop-example',
     ]);
     expect(ids({ sort: 'uptime' })).toEqual([
       'dual-example-com', 'alpha-example-com', 'down-example-com', 'fresh-example-com', 'many-example-com', 'shop-example',
     ]);
     expect(ids({ sort: 'latency' }).slice(0, 3)).toEqual(['down-example-com', 'dual-example-com', 'alpha-example-com']);
-    expect(ids({ sort: 'price', max_price_usd: 0.01 })).toEqual(['many-example-com', 'alpha-example-com', 'dual-example-com', 'fresh-example-com']);
-    expect(ids({ max_price_usd: 0.005 })).toEqual(['many-example-com']);
-    expect(ids({ max_price_usd: 0 })).toEqual([]);
+    expect(ids({ sort: 'price', max_price_usd: 0.01 })).toEqual(['alpha-example-com', 'many-example-com', 'dual-example-com', 'fresh-example-com']);
+    // A service qualifies by any endpoint at or under the price, not only its main one.
+    expect(ids({ max_price_usd: 0.005 })).toEqual(['alpha-example-com', 'many-example-com']);
+    expect(ids({ max_price_usd: 0 })).toEqual(['alpha-example-com']);
     expect(ids(readHomeQuery(new URLSearchParams('category=COMMERCE')))).toEqual(['shop-example']);
     expect(ids({ source: 'mpp.dev' })).toEqual(['many-example-com']);
     expect(ids({ source: 'bazaar', sort: 'price' })).toEqual(['alpha-example-com', 'dual-example-com', 'fresh-example-com', 'down-example-com']);
