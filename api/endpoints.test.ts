@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { encodePaymentRequiredHeader } from '@x402/core/http';
+import { encodePaymentRequiredHeader, HTTPFacilitatorClient } from '@x402/core/http';
+import { validateDiscoveryExtension, withBazaar } from '@x402/extensions/bazaar';
 import { Challenge } from 'mppx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toDirectoryConfig } from '../crawler/directories.ts';
@@ -307,5 +308,54 @@ describe('GET /api/v1/endpoints and /api/v1/endpoints/{id}', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the index as an x402 Bazaar, read with the protocol\'s own client', () => {
+  const bazaar = () => withBazaar(new HTTPFacilitatorClient({ url: `${api}/x402` })).extensions.bazaar;
+
+  it('lists and pages every x402 endpoint whose last check found a challenge, as the challenge stated it', async () => {
+    const listed = await bazaar().listResources({ type: 'http' });
+    expect(listed.x402Version).toBe(2);
+    const paths = listed.items.map((item) => new URL(item.resource).pathname).sort();
+    // The MPP-only session endpoint is no x402 resource.
+    expect(paths).toEqual(['/pay', '/quote', '/v1/search', '/v2/users/42']);
+    expect(listed.pagination).toEqual({ limit: 20, offset: 0, total: 4 });
+    const first = await bazaar().listResources({ limit: 3 });
+    const second = await bazaar().listResources({ limit: 3, offset: 3 });
+    expect([...first.items, ...second.items].map((item) => item.resource)).toEqual(listed.items.map((item) => item.resource));
+    const users = listed.items.find((item) => item.resource.endsWith('/v2/users/42'))!;
+    expect(users.accepts).toEqual([expect.objectContaining({ scheme: 'upto', amount: '50000', network: 'eip155:8453' })]);
+    const search = listed.items.find((item) => item.resource.endsWith('/v1/search'))!;
+    expect(search).toMatchObject({ x402Version: 1, accepts: [expect.objectContaining({ maxAmountRequired: '35000' })] });
+    expect(typeof search.lastUpdated).toBe('string');
+    expect((await bazaar().listResources({ type: 'mcp' })).items).toEqual([]);
+    expect((await bazaar().listResources({ scheme: 'upto' })).items.map((item) => item.resource)).toEqual([users.resource]);
+    expect((await bazaar().listResources({ network: 'base' })).pagination.total).toBe(4);
+  });
+
+  it('answers extensions.bazaar where the input is known, each accepted by validateDiscoveryExtension', async () => {
+    const { items } = await bazaar().listResources({ extensions: 'bazaar' });
+    expect(items.length).toBeGreaterThanOrEqual(2);
+    for (const item of items) {
+      const extension = item.extensions?.bazaar;
+      if (extension === undefined) continue;
+      expect(validateDiscoveryExtension(extension as never), item.resource).toEqual({ valid: true });
+    }
+    const quote = items.find((item) => item.resource.endsWith('/quote'))!;
+    expect(quote.extensions?.bazaar).toMatchObject({ info: { input: { type: 'http', method: 'GET', queryParams: { symbol: 'ETH' } }, output: { example: { price: 3120.5 } } } });
+    const search = items.find((item) => item.resource.endsWith('/v1/search'))!;
+    // No example was listed: one made from the schema passes it.
+    expect(search.extensions?.bazaar).toMatchObject({ info: { input: { method: 'POST', bodyType: 'json', body: { query: 'string', count: 5 } } } });
+  });
+
+  it('searches by words, with a cursor over the matches', async () => {
+    const found = await bazaar().search({ query: 'search' });
+    expect(found.resources.map((item) => new URL(item.resource).pathname)).toEqual(['/v1/search']);
+    expect(found).toMatchObject({ partialResults: false, pagination: { limit: 20, cursor: null } });
+    const page = await bazaar().search({ query: '127.0.0.1', limit: 1 });
+    expect(page.pagination?.cursor).toBe('1');
+    const next = await bazaar().search({ query: '127.0.0.1', limit: 1, cursor: page.pagination!.cursor! });
+    expect(next.resources[0]!.resource).not.toBe(page.resources[0]!.resource);
   });
 });

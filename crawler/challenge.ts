@@ -12,7 +12,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { isPaymentRequiredV1, isPaymentRequiredV2 } from '@x402/core/schemas';
 import { Challenge } from 'mppx';
 import { z } from 'zod';
-import type { Price } from '../data/types.ts';
+import type { Price, StatedAccepts } from '../data/types.ts';
 import { toCaip2, toChainName } from '../domain/chains.ts';
 import type { Offer } from '../domain/schemas.ts';
 import { UNKNOWN_PRICE, getAssetDecimals, isUsdAsset, toAssetSymbol, toPrice } from './normalize.ts';
@@ -20,6 +20,8 @@ import { toOffer, toSubscriptionUnit } from './offers.ts';
 import { isRecord, readText } from './sources/read.ts';
 
 /** Where a valid challenge was found. */
+export type { StatedAccepts };
+
 export type ChallengeSignal = 'x402-v2-header' | 'x402-v2-body' | 'x402-v1-body' | 'mpp-header';
 
 /** Why a signal that is present is no valid challenge (`absent`: the signal is not there at all). */
@@ -48,7 +50,7 @@ export type PaymentOffer = ({ rail: 'x402'; scheme: string } | { rail: 'mpp'; me
 
 /** What one decoder read. */
 export type ChallengeRead =
-  | { valid: true; signal: ChallengeSignal; offers: PaymentOffer[]; notes: string[] }
+  | { valid: true; signal: ChallengeSignal; offers: PaymentOffer[]; notes: string[]; x402?: StatedAccepts }
   | { valid: false; problem: ChallengeProblem };
 
 const ABSENT: ChallengeRead = Object.freeze({ valid: false, problem: 'absent' });
@@ -110,7 +112,7 @@ function readPaymentRequired(json: Record<string, unknown>, version: 1 | 2, sign
   const reference = version === 2 ? isPaymentRequiredV2(json) : isPaymentRequiredV1(json);
   if (!reference) notes.push('fails the @x402/core schema');
   if (signal === 'x402-v2-body') notes.push('x402 v2 challenge in the body');
-  return { valid: true, signal, offers, notes };
+  return { valid: true, signal, offers, notes, x402: { x402Version: version, accepts: accepts as Array<Record<string, unknown>> } };
 }
 
 /**

@@ -312,7 +312,7 @@ async function checkEndpoints(due: DueEndpoint[], ctx: PassContext): Promise<voi
       const outcome = await probeSafely({ url, method: endpoint.method || null, body: endpoint.body }, ctx.options, endpoint.method === '');
       ctx.endpointChecks.add({
         ...base, checked_at: outcome.probed_at, ok: outcome.ok, status_code: outcome.status_code, latency_ms: outcome.latency_ms,
-        reason: outcome.reason, ...(outcome.terms ? { offers: outcome.terms.offers } : {}),
+        reason: outcome.reason, ...(outcome.terms ? { challenge: { offers: outcome.terms.offers, x402: outcome.terms.x402 } } : {}),
       });
     }
     ctx.summary.endpoint_checks += 1;

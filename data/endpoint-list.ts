@@ -7,7 +7,7 @@
 import type { EndpointFilters, EndpointQuery } from '../domain/endpoint-query.ts';
 import type { EndpointItem, EndpointSort } from '../domain/schemas.ts';
 import { cachedStatement, type DB } from './db.ts';
-import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
+import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_LIVE, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
 
 export interface ListEndpointsResult {
@@ -16,15 +16,11 @@ export interface ListEndpointsResult {
   more: boolean;
 }
 
-/** The endpoint's liveness: the main endpoint's is its service's last probe, any other's its last check. */
-const LIVE = `(CASE WHEN e.url = s.endpoint THEN s.live ELSE c.ok END)`;
 const LATENCY = `(CASE WHEN e.url = s.endpoint THEN s.median_latency_ms_30d ELSE c.latency_ms END)`;
 const OFFERS = `json_each(coalesce(ch.offers, e.listed_offers))`;
-/** What `q` searches, lower-cased. */
-const TEXT = `lower(coalesce(e.description, '') || ' ' || e.url || ' ' || e.tags || ' ' || s.name || ' ' || coalesce(s.description, ''))`;
 /** The name and descriptions, padded and with punctuation as spaces, for whole-word and word-start matches. */
 const WORDS = `(' ' || replace(replace(replace(lower(s.name || ' ' || coalesce(e.description, '') || ' ' || coalesce(s.description, '')), ',', ' '), '.', ' '), '-', ' ') || ' ')`;
-const QUALITY = `coalesce(${LIVE}, 0) DESC, s.flags <> '[]', s.uptime_30d IS NULL, s.uptime_30d DESC, json_array_length(s.sources) DESC`;
+const QUALITY = `coalesce(${ENDPOINT_LIVE}, 0) DESC, s.flags <> '[]', s.uptime_30d IS NULL, s.uptime_30d DESC, json_array_length(s.sources) DESC`;
 
 const ORDERS: Record<Exclude<EndpointSort, 'relevance'>, string> = {
   quality: `${QUALITY}, e.id`,
@@ -50,7 +46,7 @@ const termTest = (offerPath: string, listed: string | null) =>
 function toWhere(filters: EndpointFilters, words: string[]): Where {
   const where: Where = { sql: [], params: [] };
   if (filters.service !== undefined) push(where, 'e.service_id = ?', filters.service);
-  if (filters.live !== undefined) push(where, `coalesce(${LIVE}, 0) = ?`, filters.live ? 1 : 0);
+  if (filters.live !== undefined) push(where, `coalesce(${ENDPOINT_LIVE}, 0) = ?`, filters.live ? 1 : 0);
   if (filters.rail !== undefined) push(where, termTest('$.rail', 'rails'), filters.rail, filters.rail);
   if (filters.chain !== undefined) push(where, termTest('$.chain', 'chains'), filters.chain, filters.chain);
   if (filters.asset !== undefined) push(where, termTest('$.asset.symbol', 'assets'), filters.asset, filters.asset);
@@ -59,7 +55,7 @@ function toWhere(filters: EndpointFilters, words: string[]): Where {
   if (filters.has_input !== undefined) where.sql.push(filters.has_input ? 'e.input IS NOT NULL' : 'e.input IS NULL');
   if (filters.flag !== undefined) push(where, `EXISTS (SELECT 1 FROM json_each(s.flags) f WHERE f.value = ?)`, filters.flag);
   if (filters.no_flags) where.sql.push(`s.flags = '[]'`);
-  for (const word of words) push(where, `instr(${TEXT}, ?) > 0`, word);
+  for (const word of words) push(where, `instr(${ENDPOINT_TEXT}, ?) > 0`, word);
   return where;
 }
 
@@ -76,7 +72,7 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
   const words = query.filters.q ? toWords(query.filters.q) : [];
   const where = toWhere(query.filters, words);
   const from = `FROM service_endpoints e ${ENDPOINT_JOINS}${where.sql.length > 0 ? ` WHERE ${where.sql.join(' AND ')}` : ''}`;
-  const counts = cachedStatement(db, `SELECT count(*) AS total, coalesce(sum(coalesce(${LIVE}, 0) = 1), 0) AS live ${from}`)
+  const counts = cachedStatement(db, `SELECT count(*) AS total, coalesce(sum(coalesce(${ENDPOINT_LIVE}, 0) = 1), 0) AS live ${from}`)
     .get(...where.params) as ListEndpointsResult['counts'];
   const score = query.sort === 'relevance' && words.length > 0 ? toScore(words) : null;
   const by = score === null ? ORDERS[query.sort === 'relevance' ? 'quality' : query.sort] : `${score.sql} DESC, ${QUALITY}, e.id`;

@@ -1,6 +1,7 @@
 import { toEndpointPrice } from '../domain/offers.ts';
 import type { Endpoint, EndpointCheck, Offer, Probe } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
+import type { ChallengeRecord } from './types.ts';
 
 /*
  * Endpoint records (DESIGN.md "Endpoints: what agents choose and call"): one row of `service_endpoints` each, with the
@@ -13,6 +14,11 @@ import { preparedOnce, type DB } from './db.ts';
 export const ENDPOINT_COLUMNS = `e.id, e.service_id, e.method, e.url, e.route_template, e.description, e.docs_url,
   e.price_usd, e.price_display, e.listed_offers, ch.offers AS challenge_offers, e.input, e.output, e.tags, e.sources,
   e.url = s.endpoint AS is_main, s.live AS service_live, c.checked_at, c.ok, c.status_code, c.latency_ms, c.reason`;
+
+/** The endpoint's liveness: the main endpoint's is its service's last probe, any other's its last check. */
+export const ENDPOINT_LIVE = `(CASE WHEN e.url = s.endpoint THEN s.live ELSE c.ok END)`;
+/** What a search of endpoints reads, lower-cased: its description, URL and tags, its service's name and description. */
+export const ENDPOINT_TEXT = `lower(coalesce(e.description, '') || ' ' || e.url || ' ' || e.tags || ' ' || s.name || ' ' || coalesce(s.description, ''))`;
 
 /** The joins ENDPOINT_COLUMNS read from, after `FROM service_endpoints e`. */
 export const ENDPOINT_JOINS = `JOIN services s ON s.id = e.service_id
@@ -40,8 +46,10 @@ const statements = preparedOnce({
   mainId: `SELECT e.id FROM service_endpoints e JOIN services s ON s.id = e.service_id
     WHERE e.service_id = ? AND e.url = s.endpoint ORDER BY e.position LIMIT 1`,
   idOf: `SELECT id FROM service_endpoints WHERE service_id = ? AND coalesce(method, '') = ? AND url = ?`,
-  writeChallenge: `INSERT INTO endpoint_challenges (endpoint_id, service_id, seen_at, offers) VALUES (?, ?, ?, ?)
-    ON CONFLICT (endpoint_id) DO UPDATE SET seen_at = excluded.seen_at, offers = excluded.offers
+  writeChallenge: `INSERT INTO endpoint_challenges (endpoint_id, service_id, seen_at, offers, x402_version, accepts)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (endpoint_id) DO UPDATE SET seen_at = excluded.seen_at, offers = excluded.offers,
+      x402_version = excluded.x402_version, accepts = excluded.accepts
     WHERE excluded.seen_at >= endpoint_challenges.seen_at`,
   dropUnlisted: `DELETE FROM endpoint_challenges WHERE service_id = ?
     AND endpoint_id NOT IN (SELECT id FROM service_endpoints WHERE service_id = ?)`,
@@ -120,17 +128,22 @@ export function refreshEndpointPrices(db: DB, serviceId: string): void {
 }
 
 /**
- * Records the offers of a valid challenge: of the endpoint listed with `method` ('' when none) and `url`, or of the
- * service's main endpoint when `method` is null. Answers whether an endpoint took them. Runs in the caller's
+ * Records what a valid challenge stated: of the endpoint listed with `method` ('' when none) and `url`, or of the
+ * service's main endpoint when `method` is null. Answers whether an endpoint took it. Runs in the caller's
  * transaction, which re-renders the service's detail.
  */
-export function recordChallengeOffers(db: DB, challenge: { service_id: string; method: string | null; url?: string; at: string; offers: Offer[] }): boolean {
+export function recordChallenge(
+  db: DB,
+  challenge: ChallengeRecord & { service_id: string; method: string | null; url?: string; at: string },
+): boolean {
   const s = statements(db);
   const id = (challenge.method === null
     ? s.mainId.pluck().get(challenge.service_id)
     : s.idOf.pluck().get(challenge.service_id, challenge.method, challenge.url)) as string | undefined;
   if (id === undefined) return false;
-  s.writeChallenge.run(id, challenge.service_id, challenge.at, JSON.stringify(challenge.offers));
+  const { x402 } = challenge;
+  s.writeChallenge.run(id, challenge.service_id, challenge.at, JSON.stringify(challenge.offers ?? []),
+    x402?.x402Version ?? null, x402 ? JSON.stringify(x402.accepts) : null);
   refreshEndpointPrices(db, challenge.service_id);
   return true;
 }

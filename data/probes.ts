@@ -3,7 +3,7 @@ import type { Flag } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { writeServiceFlags } from './flags.ts';
 import { storeServiceDetail } from './service-detail.ts';
-import { recordChallengeOffers } from './endpoints.ts';
+import { recordChallenge } from './endpoints.ts';
 import { applyServiceTerms } from './services.ts';
 import type { ProbeInput } from './types.ts';
 
@@ -53,7 +53,8 @@ export function recordProbes(db: DB, probes: readonly ProbeInput[], options: { c
       if (changed.changes > 0) s.updateFacets.run(rank, probe.service_id, rank);
       if (probe.ok && probe.terms) {
         applyServiceTerms(db, probe.service_id, probe.terms);
-        recordChallengeOffers(db, { service_id: probe.service_id, method: null, at: probe.probed_at, offers: probe.terms.offers ?? [] });
+        const { offers, x402 } = probe.terms;
+        recordChallenge(db, { service_id: probe.service_id, method: null, at: probe.probed_at, offers, x402 });
       }
       if (changed.changes > 0 && probe.flags) writeServiceFlags(db, probe.service_id, probe.flags);
     }

@@ -55,8 +55,20 @@ export interface ServiceInput {
   endpoints: EndpointInput[];
 }
 
-/** The terms a live challenge states: authoritative over what directories list; `offers` are the main endpoint's. */
-export type ServiceTerms = Pick<ServiceInput, 'rails' | 'chains' | 'assets' | 'price'> & { offers?: Offer[] };
+/** An x402 challenge's `accepts` as it stated them, with its version: what a Bazaar client reads (/x402/discovery). */
+export interface StatedAccepts {
+  x402Version: 1 | 2;
+  accepts: Array<Record<string, unknown>>;
+}
+
+/** What a valid challenge of one endpoint states beyond its terms: every offer, and its x402 accepts as stated. */
+export interface ChallengeRecord {
+  offers?: Offer[];
+  x402?: StatedAccepts;
+}
+
+/** The terms a live challenge states: authoritative over what directories list; the record is the main endpoint's. */
+export type ServiceTerms = Pick<ServiceInput, 'rails' | 'chains' | 'assets' | 'price'> & ChallengeRecord;
 
 /** What the prober records for one check of a main endpoint. */
 export interface ProbeInput {
@@ -86,8 +98,8 @@ export interface EndpointCheckInput {
   status_code: number | null;
   latency_ms: number | null;
   reason: string | null;
-  /** The offers of its challenge, when it found a valid one. */
-  offers?: Offer[];
+  /** What its challenge stated, when it found a valid one. */
+  challenge?: ChallengeRecord;
 }
 
 /** The daily check of a random sibling path of a service's host: whether it answered the same 402. */

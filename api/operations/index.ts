@@ -7,6 +7,7 @@ import {
 } from './services.ts';
 import { getEndpointOperation, listEndpointsOperation } from './endpoints.ts';
 import { getStatusOperation } from './status.ts';
+import { listX402ResourcesOperation, searchX402ResourcesOperation } from './x402-discovery.ts';
 import { listChangesOperation, listServiceChangesOperation } from './changes.ts';
 import {
   createWebhookOperation, deleteWebhookOperation, getWebhookOperation, listWebhookDeliveriesOperation, testWebhookOperation,
@@ -26,6 +27,8 @@ export const OPERATIONS: readonly Operation[] = [
   batchServicesByQueryOperation,
   listEndpointsOperation,
   getEndpointOperation,
+  listX402ResourcesOperation,
+  searchX402ResourcesOperation,
   getStatsOperation,
   getStatusOperation,
   listChangesOperation,

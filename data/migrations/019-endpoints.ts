@@ -6,8 +6,9 @@ import type { DB } from '../db.ts';
  * - `service_endpoints` gains the endpoint's stable `id`, its route template, docs, tags, the offers its directories
  *   state (`listed_offers`, JSON Offer[]), its input and output (JSON, null when unknown) and `min_usd`, its cheapest
  *   known offer in USD as the list filters and sorts by (data/endpoints.ts keeps it);
- * - `endpoint_challenges`: the offers of each endpoint's last valid challenge, keyed by endpoint id so a discovery
- *   rewriting the endpoints keeps them; they replace the listed offers while they stand;
+ * - `endpoint_challenges`: the offers of each endpoint's last valid challenge (and its x402 `accepts` as stated, which
+ *   /x402/discovery answers), keyed by endpoint id so a discovery rewriting the endpoints keeps them; they replace
+ *   the listed offers while they stand;
  * - `services` gains `min_price_usd` and `max_price_usd` (its `price_range` over every endpoint) and `endpoint_count`;
  *   `max_price_usd` and `sort=price` read the cheapest endpoint, through `services_min_price` (which replaces
  *   `services_price`, the main endpoint's price no list reads any more).
@@ -27,7 +28,9 @@ CREATE TABLE endpoint_challenges (
   endpoint_id TEXT PRIMARY KEY,
   service_id  TEXT NOT NULL REFERENCES services (id) ON DELETE CASCADE ON UPDATE CASCADE,
   seen_at     TEXT NOT NULL,
-  offers      TEXT NOT NULL  -- JSON Offer[], seen_in 'challenge'
+  offers      TEXT NOT NULL, -- JSON Offer[], seen_in 'challenge'
+  x402_version INTEGER,      -- the x402 challenge's version and accepts as stated, null without one
+  accepts     TEXT
 ) WITHOUT ROWID;
 CREATE INDEX endpoint_challenges_service ON endpoint_challenges (service_id);
 
