@@ -10,7 +10,7 @@ const MAX_HEAD = 90;
  * @example toEndpointId('api-example-com', 'GET', 'https://api.example.com/v1/quote') // 'api-example-com.get.v1-quote-…'
  */
 export function toEndpointId(serviceId: string, method: string | null, url: string): string {
-  const verb = (method ?? '').toLowerCase() || 'any';
+  const verb = (method ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'any';
   const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
   const slug = path.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   const head = [serviceId, verb, slug].filter(Boolean).join('.').slice(0, MAX_HEAD).replace(/[-.]+$/, '');
