@@ -69,7 +69,7 @@ const emptyInput = (method: string | null): CallInput => ({
   type: 'http', method, query: null, path: null, headers: null, body_type: null, body: null, tool: null, example: null,
 });
 
-/** Whether an input says anything beyond its type and method. */
+/** Whether an input says anything beyond its type and method: only then is it a known input (`has_input`). */
 function saysMore(input: CallInput): boolean {
   return [input.query, input.path, input.headers, input.body, input.tool, input.example].some((part) => part !== null);
 }
@@ -92,7 +92,7 @@ export function readBazaarV1(outputSchema: unknown, route: string | null): { inp
   if (input.body !== null) input.body_type = toBodyType(pick(given, 'bodyType', 'body_type')) ?? 'json';
   const outputSchemaPart = toObjectSchema(outputSchema.output);
   return {
-    input: saysMore(input) || method !== null ? input : null,
+    input: saysMore(input) ? input : null,
     output: outputSchemaPart === null ? null : { mime_type: null, schema: outputSchemaPart, example: undefined },
   };
 }
@@ -159,8 +159,11 @@ export function readRouteTemplate(value: unknown): string | null {
   return text;
 }
 
-/** The input a bare route gives (mpp.dev: a method and a path with `:params`), or null when it says nothing. */
+/**
+ * The input a bare route gives (mpp.dev: a method and a path with `:params`), or null when it names no params: a
+ * method alone is the endpoint's `method`, not a known input.
+ */
 export function readRouteInput(method: string | null, route: string): CallInput | null {
   const path = toPathSchema(route);
-  return method === null && path === null ? null : { ...emptyInput(method), path };
+  return path === null ? null : { ...emptyInput(method), path };
 }

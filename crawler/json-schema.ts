@@ -37,12 +37,22 @@ export function toBoundedJson(value: unknown): unknown {
   }
 }
 
+/** Earlier drafts whose schemas read the same under 2020-12 for what an input states (types, properties, enums). */
+const EARLIER_DRAFTS = /^https?:\/\/json-schema\.org\/draft-0[467]\/schema#?$/;
+
 /**
- * The schema when it is a valid 2020-12 object schema within the limits, else null.
+ * The schema when it is a valid 2020-12 object schema within the limits, else null; a draft-04/06/07 `$schema` is
+ * dropped so the schema reads as 2020-12, any other unknown `$schema` makes it invalid. Never throws.
  * @example toValidSchema({ type: 'object', properties: { q: { type: 'string' } } }) // the same object
  */
 export function toValidSchema(value: unknown): JsonSchema | null {
   const bounded = toBoundedJson(value);
   if (!isRecord(bounded) || !hasOnlyLocalRefs(bounded, true)) return null;
-  return ajv.validateSchema(bounded) === true ? bounded : null;
+  const { $schema, ...rest } = bounded;
+  const schema = typeof $schema === 'string' && EARLIER_DRAFTS.test($schema) ? rest : bounded;
+  try {
+    return ajv.validateSchema(schema) === true ? schema : null;
+  } catch {
+    return null;
+  }
 }

@@ -35,7 +35,7 @@ describe('mpp.ts on a real mpp.dev excerpt', () => {
       route_template: null,
       docs_url: 'https://apex-db.org/',
       tags: ['automotive', 'vehicles', 'emissions', 'specifications', 'provenance'],
-      input: { type: 'http', method: 'GET', query: null, path: null, headers: null, body_type: null, body: null, tool: null, example: null },
+      input: null,
       output: null,
       offers: [{
         rail: 'mpp', scheme: 'charge', method: 'tempo', network: 'eip155:4217', chain: 'tempo',
