@@ -34,6 +34,7 @@ let api = '';
 let hostA = '';
 let hostB = '';
 const closers: Array<() => Promise<unknown>> = [];
+let openApiReads = 0;
 
 function listen(handle: (req: IncomingMessage, res: ServerResponse, own: string) => void): Promise<string> {
   let own = '';
@@ -71,6 +72,11 @@ function hostAHandler(req: IncomingMessage, res: ServerResponse, own: string): v
   if (path === '/v2/users/42') return paid(res, { 'payment-required': uptoHeader(`${own}/v2/users/42`) });
   if (path === '/v1/search' && req.method === 'POST') return paid(res, {}, JSON.stringify({ x402Version: 1, error: 'X-PAYMENT header is required', accepts: [toV1Requirement({ url: `${own}/v1/search`, amount: '35000', description: 'Web search' }, 'POST')] }));
   if (path === '/chat' && req.method === 'POST') return paid(res, { 'www-authenticate': sessionChallenge(realm) });
+  if (path === '/openapi.json') {
+    openApiReads += 1;
+    return json(res, openApiDocument());
+  }
+  if (path === '/.well-known/x402') return json(res, { version: 1, resources: ['/extra'] });
   res.writeHead(404).end();
 }
 
@@ -92,6 +98,33 @@ const quoteSchema = {
     output: { type: 'object', properties: { example: { type: 'object', properties: { price: { type: 'number' } } } } },
   },
 };
+
+/** Host A's own OpenAPI document: x-payment-info in MPP's offers form and in x402scan's protocols/price form. */
+function openApiDocument() {
+  return {
+    openapi: '3.1.0', info: { title: 'A', version: '1' },
+    'x-service-info': { categories: ['search'], docs: { apiReference: `${hostA}/docs` } },
+    components: { schemas: { Query: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } },
+    paths: {
+      '/v1/search': { post: {
+        summary: 'Search the web',
+        'x-payment-info': { offers: [{ intent: 'charge', method: 'tempo', amount: '35000', currency: TEMPO_USDC }] },
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Query' } } } },
+        responses: { '402': { description: 'Payment required' } },
+      } },
+      '/report/{id}': { get: {
+        summary: 'One report',
+        'x-payment-info': { protocols: [{ x402: {} }, { mpp: { method: 'tempo', intent: 'charge', currency: 'USD' } }], price: { mode: 'fixed', currency: 'USD', amount: '0.05' } },
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'format', in: 'query', description: 'pdf or html', schema: { type: 'string', enum: ['pdf', 'html'] } },
+        ],
+        responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' }, example: { title: 'Q3' } } } } },
+      } },
+      '/free': { get: { summary: 'Free, no payment info' } },
+    },
+  };
+}
 
 function bazaarPage() {
   return {
@@ -193,7 +226,7 @@ const byPath = (list: EndpointList) => Object.fromEntries(list.endpoints.map((e)
 describe('endpoint records from every directory and challenge', () => {
   it('reads each source into offers, input and output, the challenge authoritative', async () => {
     const endpoints = byPath(await listOf(`service=${serviceA()}`));
-    expect(Object.keys(endpoints).sort()).toEqual(['/chat', '/quote', '/v1/search', '/v2/users/42']);
+    expect(Object.keys(endpoints).sort()).toEqual(['/chat', '/extra', '/quote', '/report/%7Bid%7D', '/v1/search', '/v2/users/42']);
     for (const endpoint of Object.values(endpoints)) expect(endpoint.id).toMatch(/^[a-z0-9][a-z0-9._-]{0,99}$/);
 
     // One 402 carrying x402 and MPP: both offers, from the challenge.
@@ -231,6 +264,22 @@ describe('endpoint records from every directory and challenge', () => {
       output: { schema: { type: 'object', properties: { results: { type: 'array', description: 'Hits' } } } },
     });
 
+    // The host's own OpenAPI document, in both x-payment-info shapes; /.well-known/x402 lists /extra.
+    expect(endpoints['/v1/search']!.sources).toEqual(['bazaar', 'wellknown']);
+    expect(endpoints['/report/%7Bid%7D']).toMatchObject({
+      method: 'GET', route_template: '/report/:id', description: 'One report', docs_url: `${hostA}/docs`, sources: ['wellknown'],
+      price: { usd: 0.05, display: '$0.05 / call' },
+      input: {
+        path: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        query: { type: 'object', properties: { format: { type: 'string', enum: ['pdf', 'html'], description: 'pdf or html' } } },
+      },
+      output: { mime_type: 'application/json', example: { title: 'Q3' } },
+    });
+    expect(endpoints['/report/%7Bid%7D']!.offers.map((o) => [o.rail, o.scheme, o.usd, o.seen_in])).toEqual([
+      ['x402', 'exact', 0.05, 'wellknown'], ['mpp', 'charge', 0.05, 'wellknown'],
+    ]);
+    expect(endpoints['/extra']).toMatchObject({ sources: ['wellknown'], offers: [] });
+
     // An MPP session: a price per unit, not a ceiling; its deposit is no price.
     expect(endpoints['/chat']).toMatchObject({
       method: 'POST', price: { usd: 0.000002, display: '$0.000002 / llm_token' }, sources: ['mpp.dev'],
@@ -242,6 +291,7 @@ describe('endpoint records from every directory and challenge', () => {
     const before = (await listOf(`service=${serviceA()}`)).endpoints.map((e) => e.id).sort();
     // A discovery alone rewrites the endpoints from the directories: ids, challenge offers and rails stay.
     await crawl('2026-11-01T00:30:00.000Z', false);
+    expect(openApiReads, 'a host\'s own documents are read at most daily').toBe(1);
     const after = await listOf(`service=${serviceA()}`);
     expect(after.endpoints.map((e) => e.id).sort()).toEqual(before);
     expect(byPath(after)['/quote']!.offers.every((o) => o.seen_in === 'challenge')).toBe(true);
@@ -249,7 +299,7 @@ describe('endpoint records from every directory and challenge', () => {
     const b = services.find((s) => s.id === serviceB());
     expect(b?.rails).toEqual(['mpp', 'x402']);
     expect(services.find((s) => s.id === serviceA())).toMatchObject({
-      rails: ['mpp', 'x402'], endpoint_count: 4, price_range: { min_usd: 0.000002, max_usd: 0.05 },
+      rails: ['mpp', 'x402'], endpoint_count: 6, price_range: { min_usd: 0.000002, max_usd: 0.05 },
     });
   });
 });
@@ -257,11 +307,11 @@ describe('endpoint records from every directory and challenge', () => {
 describe('GET /api/v1/endpoints and /api/v1/endpoints/{id}', () => {
   it('filters by price, scheme, input and words, and orders by price', async () => {
     const paths = (list: EndpointList) => list.endpoints.map((e) => new URL(e.url).pathname);
-    expect(paths(await listOf('sort=price'))).toEqual(['/chat', '/quote', '/pay', '/v1/search', '/v2/users/42']);
+    expect(paths(await listOf('sort=price'))).toEqual(['/chat', '/quote', '/pay', '/v1/search', '/report/%7Bid%7D', '/v2/users/42', '/extra']);
     expect(paths(await listOf('max_price_usd=0.04&sort=price'))).toEqual(['/chat', '/quote', '/pay', '/v1/search']);
     expect(paths(await listOf('scheme=session'))).toEqual(['/chat']);
-    // /pay is listed as MPP but its challenge offers x402 alone: the challenge's offers stand.
-    expect(paths(await listOf('rail=mpp&scheme=charge&sort=price'))).toEqual(['/quote']);
+    // /pay is listed as MPP but its challenge offers x402 alone: the challenge's offers stand. /report's host lists it.
+    expect(paths(await listOf('rail=mpp&scheme=charge&sort=price'))).toEqual(['/quote', '/report/%7Bid%7D']);
     expect((await listOf('has_input=no')).endpoints.every((e) => e.input === null)).toBe(true);
     const search = await listOf('q=search');
     expect(search.page).toMatchObject({ sort: 'relevance', ignored: [] });
@@ -285,7 +335,7 @@ describe('GET /api/v1/endpoints and /api/v1/endpoints/{id}', () => {
 
   it('answers one endpoint by id, the same record the service detail lists', async () => {
     const detail = ServiceDetail.parse((await get(`/api/v1/services/${serviceA()}`)).body);
-    expect(detail.endpoints).toHaveLength(4);
+    expect(detail.endpoints).toHaveLength(6);
     for (const listed of detail.endpoints) {
       const { status, body } = await get(`/api/v1/endpoints/${listed.id.toUpperCase()}`);
       expect(status).toBe(200);

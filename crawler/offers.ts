@@ -22,6 +22,8 @@ export interface OfferFacts {
   asset: string | null;
   /** Base units as stated; anything but a digit string reads as not stated. */
   amount: unknown;
+  /** An amount stated in whole units of the asset instead (x402scan's `price.amount` in USD): no atomic amount. */
+  decimalAmount?: string | null;
   /** The decimals the statement gives (mpp.dev does), else those of the known contract. */
   decimals?: number | null;
   /** An MPP unitType or a subscription period; `call` when none. */
@@ -64,7 +66,8 @@ export function toOffer(facts: OfferFacts): Offer {
   const symbol = address === null ? null : toAssetSymbol(chain ?? '', address);
   const atomic = typeof facts.amount === 'string' && /^\d{1,78}$/.test(facts.amount) ? facts.amount : null;
   const decimals = toDecimals(chain, address, facts.decimals);
-  const decimal = atomic === null || decimals === null ? null : toDecimalText(atomic, decimals);
+  const stated = typeof facts.decimalAmount === 'string' && /^\d{1,20}(\.\d{1,20})?$/.test(facts.decimalAmount) ? facts.decimalAmount : null;
+  const decimal = stated ?? (atomic === null || decimals === null ? null : toDecimalText(atomic, decimals));
   return {
     rail: facts.rail,
     scheme: facts.scheme,

@@ -9,6 +9,7 @@ import type { DB } from '../db.ts';
  * - `endpoint_challenges`: the offers of each endpoint's last valid challenge (and its x402 `accepts` as stated, which
  *   /x402/discovery answers), keyed by endpoint id so a discovery rewriting the endpoints keeps them; they replace
  *   the listed offers while they stand;
+ * - `origin_checks`: when each host's own `/openapi.json` and `/.well-known/x402` were last read (at most daily);
  * - `services` gains `min_price_usd` and `max_price_usd` (its `price_range` over every endpoint) and `endpoint_count`;
  *   `max_price_usd` and `sort=price` read the cheapest endpoint, through `services_min_price` (which replaces
  *   `services_price`, the main endpoint's price no list reads any more).
@@ -33,6 +34,13 @@ CREATE TABLE endpoint_challenges (
   accepts     TEXT
 ) WITHOUT ROWID;
 CREATE INDEX endpoint_challenges_service ON endpoint_challenges (service_id);
+
+CREATE TABLE origin_checks (
+  service_id TEXT PRIMARY KEY REFERENCES services (id) ON DELETE CASCADE ON UPDATE CASCADE,
+  checked_at TEXT NOT NULL,
+  found      INTEGER NOT NULL   -- endpoints its /openapi.json and /.well-known/x402 listed
+) WITHOUT ROWID;
+CREATE INDEX origin_checks_time ON origin_checks (checked_at);
 
 ALTER TABLE services ADD COLUMN min_price_usd REAL;
 ALTER TABLE services ADD COLUMN max_price_usd REAL;
