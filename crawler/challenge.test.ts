@@ -14,6 +14,8 @@ describe('readX402Header', () => {
       valid: true,
       signal: 'x402-v2-header',
       notes: [],
+      // The accepts as stated, for the index's Bazaar (/x402/discovery).
+      x402: { x402Version: 2, accepts: [expect.objectContaining({ network: 'eip155:8453' }), expect.objectContaining({ scheme: 'exact' })] },
       offers: [
         {
           rail: 'x402',
