@@ -1,4 +1,3 @@
-import { declareDiscoveryExtension, isValidRouteTemplate, validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
 import { listDiscoveredResources, type DiscoveredResource, type DiscoveryFilters } from '../../data/x402-discovery.ts';
 import { toInteger, toText, toWords } from '../../domain/list-query.ts';
@@ -11,8 +10,13 @@ import { defineOperation, type OperationExample } from '../operation.ts';
  * the discovery API's two routes and shapes, over every x402 endpoint whose last check found a challenge. An item's
  * `extensions.bazaar` is made by `@x402/extensions`' own `declareDiscoveryExtension` from the endpoint's input and
  * output, and answered only when its `validateDiscoveryExtension` accepts it: third-party schemas and examples that
- * disagree are left out rather than answered broken.
+ * disagree are left out rather than answered broken. The library is loaded on the first discovery request: every
+ * server held its code (about 12 MB of RSS) otherwise.
  */
+
+type BazaarLibrary = typeof import('@x402/extensions/bazaar');
+let library: Promise<BazaarLibrary> | undefined;
+const loadLibrary = () => (library ??= import('@x402/extensions/bazaar'));
 
 const PAGE = { min: 1, max: 100, default: 20 };
 const clampLimit = (limit: number) => Math.min(PAGE.max, Math.max(PAGE.min, limit));
@@ -56,7 +60,8 @@ function toDeclaration(input: NonNullable<Endpoint['input']>, output: Endpoint['
 }
 
 /** The endpoint's `extensions.bazaar`, or null when its input is unknown or the validator refuses what it makes. */
-export function toBazaarExtension(endpoint: Endpoint): Record<string, unknown> | null {
+export function toBazaarExtension(endpoint: Endpoint, lib: BazaarLibrary): Record<string, unknown> | null {
+  const { declareDiscoveryExtension, isValidRouteTemplate, validateDiscoveryExtension } = lib;
   const { input } = endpoint;
   if (input === null || input.type !== 'http' || input.method === null) return null;
   try {
@@ -70,9 +75,9 @@ export function toBazaarExtension(endpoint: Endpoint): Record<string, unknown> |
   }
 }
 
-function toItem(found: DiscoveredResource): z.infer<typeof Item> {
+function toItem(found: DiscoveredResource, lib: BazaarLibrary): z.infer<typeof Item> {
   const { endpoint } = found;
-  const bazaar = toBazaarExtension(endpoint);
+  const bazaar = toBazaarExtension(endpoint, lib);
   return {
     resource: endpoint.url,
     type: 'http',
@@ -111,10 +116,11 @@ export const listX402ResourcesOperation = defineOperation({
   }).meta({ id: 'DiscoveryResourcesResponse' }),
   errors: {},
   examples: (): OperationExample[] => [{ query: { type: 'http', limit: '20' } }, { query: { scheme: 'exact', network: 'eip155:8453' } }],
-  handle: ({ query }, { deps }) => {
+  handle: async ({ query }, { deps }) => {
     const page = { limit: clampLimit(query.limit), offset: Math.max(0, query.offset) };
     const { total, resources } = listDiscoveredResources(deps.db, toFilters(query), page);
-    return { x402Version: 2 as const, items: resources.map(toItem), pagination: { ...page, total } };
+    const lib = await loadLibrary();
+    return { x402Version: 2 as const, items: resources.map((found) => toItem(found, lib)), pagination: { ...page, total } };
   },
 });
 
@@ -139,12 +145,13 @@ export const searchX402ResourcesOperation = defineOperation({
   }).meta({ id: 'DiscoverySearchResponse' }),
   errors: {},
   examples: () => [{ query: { query: 'weather', limit: '10' } }],
-  handle: ({ query }, { deps }) => {
+  handle: async ({ query }, { deps }) => {
     const page = { limit: clampLimit(query.limit), offset: Math.max(0, query.cursor) };
     const { total, resources } = listDiscoveredResources(deps.db, toFilters(query), page);
+    const lib = await loadLibrary();
     const next = page.offset + resources.length;
     return {
-      x402Version: 2 as const, resources: resources.map(toItem), partialResults: false,
+      x402Version: 2 as const, resources: resources.map((found) => toItem(found, lib)), partialResults: false,
       pagination: { limit: page.limit, cursor: next < total ? String(next) : null },
     };
   },
