@@ -50,10 +50,12 @@ function toParams(schema: Schema | null, where: ParamView['where']): ParamView[]
   });
 }
 
-/** The URL with each `:param` or `{param}` of its route filled with an example value. */
+/** The URL with each `:param` or `{param}` of its route filled with an example value, and the example query. */
 function toCallUrl(endpoint: Endpoint, path: Record<string, unknown>, query: Record<string, unknown>): string {
-  const filled = endpoint.url.replace(/:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, a: string | undefined, b: string | undefined) => {
-    const name = (a ?? b)!;
+  // A listed URL keeps `{param}` percent-encoded (`%7Bparam%7D`).
+  const params = /:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\}|%7B([A-Za-z_][A-Za-z0-9_]*)%7D/gi;
+  const filled = endpoint.url.replace(params, (whole, a: string | undefined, b: string | undefined, c: string | undefined) => {
+    const name = (a ?? b ?? c)!;
     return name in path ? encodeURIComponent(String(path[name])) : whole;
   });
   const url = new URL(filled);
