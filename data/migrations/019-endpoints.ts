@@ -56,12 +56,13 @@ UPDATE services SET endpoint_count = (SELECT count(*) FROM service_endpoints e W
 DELETE FROM service_details;
 `;
 
-/** Runs after `up`, in its transaction: every stored endpoint's id, then their index. */
+/** Runs after `up`, in its transaction: every stored endpoint's id, then their index and the price order's. */
 export function backfill(db: DB): void {
   const update = db.prepare(`UPDATE service_endpoints SET id = ? WHERE service_id = ? AND position = ?`);
   const rows = db.prepare(`SELECT service_id, position, method, url FROM service_endpoints`).all() as Array<{
     service_id: string; position: number; method: string | null; url: string;
   }>;
   for (const row of rows) update.run(toEndpointId(row.service_id, row.method, row.url), row.service_id, row.position);
-  db.exec(`CREATE UNIQUE INDEX service_endpoints_id ON service_endpoints (id)`);
+  db.exec(`CREATE UNIQUE INDEX service_endpoints_id ON service_endpoints (id);
+    CREATE INDEX service_endpoints_price ON service_endpoints (min_usd IS NULL, min_usd, id);`);
 }
