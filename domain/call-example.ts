@@ -11,7 +11,7 @@ const isSchema = (value: unknown): value is Schema => typeof value === 'object' 
 const PLACEHOLDERS: Readonly<Record<string, unknown>> = { string: 'string', integer: 0, number: 0, boolean: false, array: [], null: null };
 
 /** One value a schema accepts, as far as a few keywords tell; depth-bounded, so a recursive schema ends. */
-export function toExampleValue(schema: unknown, depth = 0): unknown {
+function toExampleValue(schema: unknown, depth = 0): unknown {
   if (!isSchema(schema)) return 'string';
   if (schema.default !== undefined) return schema.default;
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];

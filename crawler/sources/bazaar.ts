@@ -7,7 +7,10 @@
  * - method: `accepts[].outputSchema.input.method`, else `extensions.bazaar.info.input.method`, else null;
  * - price: the cheapest `exact` offer in a known USD stablecoin (decimals come from the known contract);
  *   other schemes (`upto` states a maximum) and unknown assets give an unknown price;
- * - facilitator: the page URL without `/discovery/resources`.
+ * - facilitator: the page URL without `/discovery/resources`;
+ * - offers: every accepts entry with a network and an asset (crawler/offers.ts; `upto` a ceiling), seen in `bazaar`;
+ * - input, output and route template: `extensions.bazaar` (v2) first, else the first v1 `outputSchema` that says
+ *   anything (crawler/call-input.ts); tags as listed.
  * Items that are not `http` (e.g. MCP tools) are left out; malformed items are skipped and counted.
  */
 import type { Price } from '../../data/types.ts';
@@ -103,14 +106,12 @@ function readOffers(accepts: unknown[], facilitator: string | null): NonNullable
  * How to call the item: Bazaar v2 `extensions.bazaar` first (the current shape), else the first v1 `outputSchema`
  * that says anything; the route template from v2 only.
  */
-function readCall(item: Record<string, unknown>, url: string, mimeType: string | null): Pick<DiscoveredEndpoint, 'input' | 'output' | 'route_template'> {
+function readCall(item: Record<string, unknown>, mimeType: string | null): Pick<DiscoveredEndpoint, 'input' | 'output' | 'route_template'> {
   const v2 = readBazaarV2(isRecord(item.extensions) ? item.extensions.bazaar : undefined, mimeType);
   const accepts = Array.isArray(item.accepts) ? item.accepts : [];
-  const v1 = accepts.map((accept) => readBazaarV1(isRecord(accept) ? accept.outputSchema : undefined, null))
+  const v1 = accepts.map((accept) => readBazaarV1(isRecord(accept) ? accept.outputSchema : undefined, v2.routeTemplate))
     .find((read) => read.input !== null || read.output !== null) ?? { input: null, output: null };
-  const route = v2.routeTemplate;
-  const v1Input = v1.input && route !== null && v1.input.path === null ? { ...v1.input, path: readBazaarV1({ input: {} }, route).input?.path ?? null } : v1.input;
-  return { input: v2.input ?? v1Input, output: v2.output ?? v1.output, route_template: route ?? null };
+  return { input: v2.input ?? v1.input, output: v2.output ?? v1.output, route_template: v2.routeTemplate };
 }
 
 function readItem(item: Record<string, unknown>, sourceUrl: string | null): DiscoveredEndpoint | null {
@@ -123,7 +124,7 @@ function readItem(item: Record<string, unknown>, sourceUrl: string | null): Disc
   const firstAccept = Array.isArray(item.accepts) && isRecord(item.accepts[0]) ? item.accepts[0] : {};
   const mimeType = readText(resource.mimeType) ?? readText(firstAccept.mimeType);
   return {
-    ...readCall(item, url, mimeType),
+    ...readCall(item, mimeType),
     tags: readTextList(item.tags).slice(0, 20),
     docs_url: null,
     offers: readOffers(item.accepts as unknown[], facilitator),

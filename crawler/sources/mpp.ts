@@ -8,7 +8,9 @@
  * - any other method -> its name as a chain when it is a known chain (e.g. `solana`), else no chain.
  * A paid endpoint carries the terms of every method its service accepts (an MPP server offers one challenge per
  * configured method), plus its own payment's. A free endpoint (`payment: null`) carries no chains or assets and
- * the price `Free`. A dynamic price is unknown. Malformed services and endpoints are skipped and counted.
+ * the price `Free`. A dynamic price is unknown. Each paid endpoint has its one offer (intent, method, a session's
+ * price per `unitType`); a path with `:params` is a route template with a path input; docs are the endpoint's, else
+ * the service's home page; tags the service's. Malformed services and endpoints are skipped and counted.
  */
 import type { Price } from '../../data/types.ts';
 import type { DiscoveredEndpoint, ParseDirectory } from '../discovered.ts';
