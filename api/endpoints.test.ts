@@ -328,9 +328,11 @@ describe('GET /api/v1/endpoints and /api/v1/endpoints/{id}', () => {
       expect(status).toBe(400);
       expect(ErrorResponse.parse(body).error).toMatchObject({ code: 'missing_query', message: expect.stringContaining(`"${name}"`) });
     }
-    const missing = await get('/api/v1/endpoints/no-such-endpoint');
-    expect(missing.status).toBe(404);
-    expect(ErrorResponse.parse(missing.body).error.code).toBe('not_found');
+    for (const path of ['/api/v1/endpoints/no-such-endpoint', '/x402/discovery/nothing']) {
+      const missing = await get(path);
+      expect(missing.status, path).toBe(404);
+      expect(ErrorResponse.parse(missing.body).error.code).toBe('not_found');
+    }
   });
 
   it('answers one endpoint by id, the same record the service detail lists', async () => {
