@@ -402,7 +402,7 @@ describe('GET /openapi.json', () => {
     expect(json.openapi).toBe('3.1.0');
     expect(json.info.version).toBe('1.0.0');
     expect(Object.keys(json.paths).sort()).toEqual([
-      '/api/v1/services', '/api/v1/services/batch', '/api/v1/services/{id}', '/api/v1/stats', '/api/v1/status', '/api/v1/submissions/{id}', '/api/v1/submit',
+      '/api/v1/services', '/api/v1/services/batch', '/api/v1/services/{id}', '/api/v1/endpoints', '/api/v1/endpoints/{id}', '/x402/discovery/resources', '/x402/discovery/search', '/api/v1/stats', '/api/v1/status', '/api/v1/submissions/{id}', '/api/v1/submit',
       '/api/v1/changes', '/api/v1/services/{id}/changes', '/api/v1/check', '/api/v1/facilitators',
       '/api/v1/webhooks', '/api/v1/webhooks/{id}', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test',
       // Owners (api/operations/claims.ts, owners.ts).

@@ -218,11 +218,11 @@ function toHeaders(fixed: FixedHeaders, remaining: number): Record<string, strin
 }
 
 /**
- * Everything under /api/, the OpenAPI document and the MCP endpoint (as the router matches them, with a trailing
- * slash): JSON, never a page, and rate-limited.
+ * Everything under /api/ and /x402/ (the Bazaar discovery routes), the OpenAPI document and the MCP endpoint (as the
+ * router matches them, with a trailing slash): JSON, never a page, and rate-limited.
  */
 export function isApiPath(pathname: string): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/') || JSON_PATHS.has(pathname);
+  return pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/x402/') || JSON_PATHS.has(pathname);
 }
 
 const JSON_PATHS = new Set(['/openapi.json', '/openapi.json/', '/mcp', '/mcp/']);

@@ -14,6 +14,8 @@ describe('readX402Header', () => {
       valid: true,
       signal: 'x402-v2-header',
       notes: [],
+      // The accepts as stated, for the index's Bazaar (/x402/discovery).
+      x402: { x402Version: 2, accepts: [expect.objectContaining({ network: 'eip155:8453' }), expect.objectContaining({ scheme: 'exact' })] },
       offers: [
         {
           rail: 'x402',
@@ -22,6 +24,11 @@ describe('readX402Header', () => {
           asset: 'USDC',
           price: { usd: 0.01, display: '$0.01 / call' },
           payTo: '0x85BdB78Ad4C39565F767da6733a071F86BAEDb6b',
+          offer: expect.objectContaining({
+            rail: 'x402', scheme: 'exact', method: null, network: 'eip155:8453', chain: 'base',
+            amount: { atomic: '10000', decimal: '0.01' }, usd: 0.01, unit: 'call', is_maximum: false,
+            pay_to: '0x85BdB78Ad4C39565F767da6733a071F86BAEDb6b', seen_in: 'challenge',
+          }),
         },
         {
           rail: 'x402',
@@ -30,6 +37,7 @@ describe('readX402Header', () => {
           asset: 'USDC',
           price: { usd: 0.01, display: '$0.01 / call' },
           payTo: 'Bo4pBpFK9q897sH49ygiQz5HYywUfVpJMqP3vjwiJnv6',
+          offer: expect.objectContaining({ chain: 'solana', asset: expect.objectContaining({ symbol: 'USDC' }), usd: 0.01 }),
         },
       ],
     });
@@ -75,6 +83,8 @@ describe('readMppChallenges', () => {
           asset: 'USDC',
           price: { usd: 0.01, display: '$0.01 / call' },
           payTo: '0xca4e835F803cB0b7C428222B3A3B98518d4779Fe',
+          // A session's amount is its price per unit, never a ceiling.
+          offer: expect.objectContaining({ rail: 'mpp', scheme: 'session', method: 'tempo', usd: 0.01, is_maximum: false, seen_in: 'challenge' }),
         },
       ],
     });

@@ -12,12 +12,16 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { isPaymentRequiredV1, isPaymentRequiredV2 } from '@x402/core/schemas';
 import { Challenge } from 'mppx';
 import { z } from 'zod';
-import type { Price } from '../data/types.ts';
+import type { Price, StatedAccepts } from '../data/types.ts';
 import { toCaip2, toChainName } from '../domain/chains.ts';
+import type { Offer } from '../domain/schemas.ts';
 import { UNKNOWN_PRICE, getAssetDecimals, isUsdAsset, toAssetSymbol, toPrice } from './normalize.ts';
+import { toOffer, toSubscriptionUnit } from './offers.ts';
 import { isRecord, readText } from './sources/read.ts';
 
 /** Where a valid challenge was found. */
+export type { StatedAccepts };
+
 export type ChallengeSignal = 'x402-v2-header' | 'x402-v2-body' | 'x402-v1-body' | 'mpp-header';
 
 /** Why a signal that is present is no valid challenge (`absent`: the signal is not there at all). */
@@ -40,13 +44,13 @@ interface OfferTerms {
   payTo: string | null;
 }
 
-/** One way to pay that a challenge offers: an x402 `accepts` entry or one MPP Payment challenge. */
+/** One way to pay that a challenge offers: an x402 `accepts` entry or one MPP Payment challenge; `offer` in full. */
 export type PaymentOffer = ({ rail: 'x402'; scheme: string } | { rail: 'mpp'; method: string; intent: string }) &
-  OfferTerms;
+  OfferTerms & { offer: Offer };
 
 /** What one decoder read. */
 export type ChallengeRead =
-  | { valid: true; signal: ChallengeSignal; offers: PaymentOffer[]; notes: string[] }
+  | { valid: true; signal: ChallengeSignal; offers: PaymentOffer[]; notes: string[]; x402?: StatedAccepts }
   | { valid: false; problem: ChallengeProblem };
 
 const ABSENT: ChallengeRead = Object.freeze({ valid: false, problem: 'absent' });
@@ -102,12 +106,13 @@ function readPaymentRequired(json: Record<string, unknown>, version: 1 | 2, sign
     const { scheme, network, payTo, asset } = entry.data;
     const amount = 'amount' in entry.data ? entry.data.amount : entry.data.maxAmountRequired;
     const terms = toOfferTerms({ chain: toChainName(network), asset, amount, isUnitPrice: scheme === 'exact', payTo });
-    offers.push({ rail: 'x402', scheme, ...terms });
+    const offer = toOffer({ rail: 'x402', scheme, network, asset, amount, payTo, seenIn: 'challenge' });
+    offers.push({ rail: 'x402', scheme, ...terms, offer });
   }
   const reference = version === 2 ? isPaymentRequiredV2(json) : isPaymentRequiredV1(json);
   if (!reference) notes.push('fails the @x402/core schema');
   if (signal === 'x402-v2-body') notes.push('x402 v2 challenge in the body');
-  return { valid: true, signal, offers, notes };
+  return { valid: true, signal, offers, notes, x402: { x402Version: version, accepts: accepts as Array<Record<string, unknown>> } };
 }
 
 /**
@@ -211,15 +216,21 @@ function readMppChallenge(chunk: string): PaymentOffer | null {
   if (readText(challenge.realm) === null || readText(method) === null || readText(intent) === null) return null;
   const currency = readText(request.currency);
   if (intent === 'charge' && (readText(request.amount) === null || currency === null)) return null;
+  const chain = toMppChain(method, request);
   const terms = toOfferTerms({
-    chain: toMppChain(method, request),
+    chain,
     asset: currency,
     amount: request.amount,
     isUnitPrice: intent === 'charge' || intent === 'session',
     unit: readText(request.unitType) ?? undefined,
     payTo: readText(request.recipient),
   });
-  return { rail: 'mpp', method, intent, ...terms };
+  const offer = toOffer({
+    rail: 'mpp', scheme: intent, method, network: null, chain, asset: currency, amount: request.amount,
+    unit: intent === 'subscription' ? toSubscriptionUnit(request) : readText(request.unitType), payTo: readText(request.recipient),
+    seenIn: 'challenge',
+  });
+  return { rail: 'mpp', method, intent, ...terms, offer };
 }
 
 /**

@@ -4,6 +4,7 @@
  * a person understands. Pure; the signals are exactly protocols.md section 7's.
  */
 import type { Price, Rail } from '../data/types.ts';
+import type { Offer } from '../domain/schemas.ts';
 import {
   readMppChallenges,
   readX402Body,
@@ -12,6 +13,7 @@ import {
   type ChallengeRead,
   type ChallengeSignal,
   type PaymentOffer,
+  type StatedAccepts,
 } from './challenge.ts';
 import { UNKNOWN_PRICE, toSortedUnique } from './normalize.ts';
 
@@ -47,6 +49,10 @@ export interface ProbeTerms {
   assets: string[];
   /** The cheapest known unit price among the offers, else unknown. */
   price: Price;
+  /** Every offer of every valid challenge on the 402 (an x402 and an MPP challenge: both). */
+  offers: Offer[];
+  /** The first valid x402 challenge's accepts as stated, when there is one. */
+  x402?: StatedAccepts;
 }
 
 /**
@@ -141,6 +147,7 @@ function toTerms(offers: PaymentOffer[]): ProbeTerms {
     chains: toSortedUnique(offers.flatMap((offer) => (offer.chain === null ? [] : [offer.chain]))),
     assets: toSortedUnique(offers.flatMap((offer) => (offer.asset === null ? [] : [offer.asset]))),
     price: cheapest(offers.map((offer) => offer.price)),
+    offers: offers.map((offer) => offer.offer),
   };
 }
 
@@ -165,7 +172,8 @@ export function classifyProbe(facts: ProbeFacts): ProbeResult {
   ];
   const valid = reads.flatMap((read) => (read.valid ? [read] : []));
   if (valid.length > 0) {
-    const terms = toTerms(valid.flatMap((read) => read.offers));
+    const stated = valid.find((read) => read.x402 !== undefined)?.x402;
+    const terms = { ...toTerms(valid.flatMap((read) => read.offers)), ...(stated ? { x402: stated } : {}) };
     const signals = valid.map((read) => read.signal);
     const lenient = valid.every((read) => read.notes.length > 0);
     return { ok: true, reason: null, detected_rails: terms.rails, terms, signals, notes: valid.flatMap((read) => read.notes), lenient };

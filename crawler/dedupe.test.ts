@@ -76,9 +76,10 @@ describe('toServices', () => {
       listing({ source: 'mpp.dev', url: 'https://h.example/q', method: 'POST', rails: ['mpp'], description: 'Quote', chains: ['tempo'], assets: ['USDC'], service_name: 'H', service_category: 'data' }),
       listing({ source: 'bazaar', url: 'https://h.example/q', method: 'POST', description: 'Later description', price: usd(0.5) }),
     ]);
+    const noCall = { route_template: null, docs_url: null, tags: [], offers: [], input: null, output: null };
     expect(service?.endpoints).toEqual([
-      { url: 'https://h.example/q', method: 'POST', description: 'Quote', price: usd(0.5), rails: ['mpp', 'x402'], chains: ['base', 'tempo'], assets: ['USDC'], sources: ['bazaar', 'mpp.dev'] },
-      { url: 'https://h.example/', method: null, description: null, price: UNKNOWN_PRICE, rails: ['x402'], chains: ['base'], assets: [], sources: ['open402'] },
+      { url: 'https://h.example/q', method: 'POST', description: 'Quote', price: usd(0.5), rails: ['mpp', 'x402'], chains: ['base', 'tempo'], assets: ['USDC'], sources: ['bazaar', 'mpp.dev'], ...noCall },
+      { url: 'https://h.example/', method: null, description: null, price: UNKNOWN_PRICE, rails: ['x402'], chains: ['base'], assets: [], sources: ['open402'], ...noCall },
     ]);
     expect(service).toMatchObject({
       name: 'H',

@@ -89,8 +89,27 @@ function toEndpoints(listings: DiscoveredEndpoint[]): Listed[] {
       facilitator: same.find((l) => l.facilitator !== null)?.facilitator ?? null,
       sources: toSortedUnique(same.map((l) => l.source)),
       ...exampleBodyOf(same),
+      ...callOf(same),
     };
   });
+}
+
+/**
+ * What the listings say of calling the endpoint: offers from every listing; tags united; the route, docs, input and
+ * output of the highest-priority listing giving one, an input with schemas before one with a method alone.
+ */
+function callOf(listings: DiscoveredEndpoint[]): Pick<EndpointInput, 'route_template' | 'docs_url' | 'tags' | 'offers' | 'input' | 'output'> {
+  const first = <T>(read: (l: DiscoveredEndpoint) => T | null | undefined): T | null =>
+    listings.map(read).find((value) => value !== null && value !== undefined) ?? null;
+  const detailed = first((l) => (l.input && (l.input.query ?? l.input.body ?? l.input.path ?? l.input.tool) !== null ? l.input : null));
+  return {
+    route_template: first((l) => l.route_template),
+    docs_url: first((l) => l.docs_url),
+    tags: toSortedUnique(listings.flatMap((l) => l.tags ?? [])),
+    offers: listings.flatMap((l) => l.offers ?? []),
+    input: detailed ?? first((l) => l.input),
+    output: first((l) => l.output),
+  };
 }
 
 function exampleBodyOf(listings: DiscoveredEndpoint[]): Pick<EndpointInput, 'example_body'> {

@@ -3,7 +3,7 @@
  * Every source module exports a `parse` of type `ParseDirectory`, so a crawl can treat sources as a list.
  */
 import type { Price, Rail } from '../data/types.ts';
-import type { SourceKind } from '../domain/schemas.ts';
+import type { CallInput, CallOutput, Offer, SourceKind } from '../domain/schemas.ts';
 
 export type { SourceKind };
 
@@ -29,6 +29,15 @@ export interface DiscoveredEndpoint {
   example_body?: unknown;
   /** The service's id when its host must not decide it (the index's own catalog, on whatever port it runs). */
   service_id?: string;
+  /** The route with `:params` the directory gives (Bazaar v2 `routeTemplate`, an mpp.dev path). */
+  route_template?: string | null;
+  docs_url?: string | null;
+  tags?: string[];
+  /** Every way to pay the directory states, `seen_in` its kind. */
+  offers?: Offer[];
+  /** How to call it and what it answers, when the directory says (crawler/call-input.ts). */
+  input?: CallInput | null;
+  output?: CallOutput | null;
 }
 
 /** A parse of one directory document: the endpoints found and how many malformed items were skipped. */

@@ -4,7 +4,7 @@ import { fillUrlTemplate, isUrlTemplate } from './template.ts';
 import { isSame402, toSiblingUrl } from './wildcard.ts';
 
 const NOW = new Date('2026-12-01T00:00:00.000Z');
-const terms = (usd: number | null, chains = ['base']) => ({ rails: ['x402' as const], chains, assets: ['USDC'], price: { usd, display: null } });
+const terms = (usd: number | null, chains = ['base']) => ({ rails: ['x402' as const], chains, assets: ['USDC'], price: { usd, display: null }, offers: [] });
 const observed = (overrides: Partial<FlagObservation> = {}): FlagObservation => ({
   template: false, listedPriceUsd: 0.01, terms: terms(0.01), lenient: false, unansweredSince: null, wildcard402: null, held: [], now: NOW, ...overrides,
 });

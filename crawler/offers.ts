@@ -1,102 +1,89 @@
 /**
- * Offers: the ways to pay a decoded challenge (or a discovery document) states, in the index's words (DESIGN,
- * "Endpoints": `Offer`). Pure; the decoders of crawler/challenge.ts say whether a challenge is valid, this only reads
- * what it states, so an invalid entry still shows what it asked for.
+ * Offers in the index's words (domain/schemas.ts `Offer`), from what a challenge or a directory states: one builder,
+ * so an offer reads the same whoever stated it. Amounts stay exact (atomic digits and their decimal text); `usd` only
+ * for a USD asset whose decimals are known, never a guess. Pure.
  */
-import type { Offer } from '../domain/check.ts';
-import { toChainName } from '../domain/chains.ts';
-import { ISO_DECIMALS, toMppChain } from './challenge.ts';
+import { toCaip2, toChainName } from '../domain/chains.ts';
+import type { Offer } from '../domain/schemas.ts';
 import { getAssetDecimals, isUsdAsset, toAssetSymbol, toDecimalText } from './normalize.ts';
-import { isRecord, readHttpUrl, readText } from './sources/read.ts';
 
-interface Terms {
+/** An EVM contract or a base58 mint (Solana): an asset named by address rather than by a code or symbol. */
+const ASSET_ADDRESS = /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/;
+
+/** Minor units of the ISO 4217 currencies MPP fiat methods (Stripe) name. */
+const ISO_DECIMALS: ReadonlyMap<string, number> = new Map([['usd', 2]]);
+
+export interface OfferFacts {
   rail: Offer['rail'];
-  scheme: string | null;
-  method: string | null;
+  scheme: string;
+  method?: string | null;
+  /** The network as stated (CAIP-2, a v1 name, or none). */
   network: string | null;
-  chain: string | null;
+  /** The index's chain name when the network alone does not give it (an MPP method's chain). */
+  chain?: string | null;
+  /** Contract address, mint, ISO code or symbol, as stated. */
   asset: string | null;
-  atomic: string | null;
-  /** Decimals of the asset, when known: from its contract, an ISO code, or the document stating them. */
-  decimals: number | null;
-  unit: string;
-  isMaximum: boolean;
-  payTo: string | null;
-  facilitator: string | null;
+  /** Base units as stated; anything but a digit string reads as not stated. */
+  amount: unknown;
+  /** An amount stated in whole units of the asset instead (x402scan's `price.amount` in USD): no atomic amount. */
+  decimalAmount?: string | null;
+  /** The decimals the statement gives (mpp.dev does), else those of the known contract. */
+  decimals?: number | null;
+  /** An MPP unitType or a subscription period; `call` when none. */
+  unit?: string | null;
+  payTo?: string | null;
+  facilitator?: string | null;
   seenIn: string;
 }
 
-/** A network id or amount as text: strings as given, numbers written out (a challenge may write either). */
-function readScalar(value: unknown): string | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return readText(value);
+/** A unit word as an offer shows it: `request` reads `call`; anything odd reads `call`. */
+function toUnit(unit: string | null | undefined): string {
+  const word = unit?.trim().toLowerCase() ?? '';
+  return word === '' || word === 'request' || !/^[a-z][a-z0-9_ -]{0,30}$/.test(word) ? 'call' : word;
 }
 
-/** An EVM contract or a base58 mint (Solana): an asset named by address rather than by code. */
-const ASSET_ADDRESS = /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/;
+/**
+ * The period an MPP subscription is billed by (`month`, `3 weeks`), or null when it states none.
+ * @example toSubscriptionUnit({ periodUnit: 'month', periodCount: 1 }) // 'month'
+ */
+export function toSubscriptionUnit(request: Record<string, unknown>): string | null {
+  const unit = typeof request.periodUnit === 'string' ? request.periodUnit.trim().toLowerCase() : '';
+  if (!/^(day|week|month|year)$/.test(unit)) return null;
+  const count = Number(request.periodCount ?? 1);
+  return Number.isInteger(count) && count > 1 ? `${count} ${unit}s` : unit;
+}
 
-function toOffer(terms: Terms): Offer {
-  const { asset, atomic, chain } = terms;
-  const symbol = asset === null ? null : toAssetSymbol(chain ?? '', asset);
-  const decimals = terms.decimals
-    ?? (asset === null ? null : chain === null ? (ISO_DECIMALS.get(asset.toLowerCase()) ?? null) : getAssetDecimals(chain, asset));
-  const decimal = atomic !== null && /^\d{1,78}$/.test(atomic) && decimals !== null ? toDecimalText(atomic, decimals) : null;
+function toDecimals(chain: string | null, asset: string | null, stated: number | null | undefined): number | null {
+  if (typeof stated === 'number' && Number.isInteger(stated) && stated >= 0 && stated <= 36) return stated;
+  if (asset === null) return null;
+  return chain === null ? (ISO_DECIMALS.get(asset.toLowerCase()) ?? null) : getAssetDecimals(chain, asset);
+}
+
+/**
+ * One offer from what was stated.
+ * @example toOffer({ rail: 'x402', scheme: 'upto', network: 'eip155:8453', asset: '0x8335…2913', amount: '50000', seenIn: 'challenge' }).usd // 0.05
+ */
+export function toOffer(facts: OfferFacts): Offer {
+  const chain = facts.chain !== undefined ? facts.chain : facts.network === null ? null : toChainName(facts.network);
+  const address = facts.asset?.trim() || null;
+  const symbol = address === null ? null : toAssetSymbol(chain ?? '', address);
+  const atomic = typeof facts.amount === 'string' && /^\d{1,78}$/.test(facts.amount) ? facts.amount : null;
+  const decimals = toDecimals(chain, address, facts.decimals);
+  const stated = typeof facts.decimalAmount === 'string' && /^\d{1,20}(\.\d{1,20})?$/.test(facts.decimalAmount) ? facts.decimalAmount : null;
+  const decimal = stated ?? (atomic === null || decimals === null ? null : toDecimalText(atomic, decimals));
   return {
-    rail: terms.rail,
-    scheme: terms.scheme,
-    method: terms.method,
-    network: terms.network,
+    rail: facts.rail,
+    scheme: facts.scheme,
+    method: facts.method ?? null,
+    network: facts.network ?? (chain === null ? null : toCaip2(chain)),
     chain,
-    asset: { symbol, address: asset !== null && ASSET_ADDRESS.test(asset) ? asset : null },
+    asset: { symbol, address: address !== null && ASSET_ADDRESS.test(address) ? address : null },
     amount: { atomic, decimal },
     usd: decimal !== null && symbol !== null && isUsdAsset(symbol) ? Number(decimal) : null,
-    unit: terms.unit,
-    is_maximum: terms.isMaximum,
-    pay_to: terms.payTo,
-    facilitator: terms.facilitator,
-    seen_in: terms.seenIn,
+    unit: toUnit(facts.unit),
+    is_maximum: facts.rail === 'x402' && facts.scheme === 'upto',
+    pay_to: facts.payTo ?? null,
+    facilitator: facts.facilitator ?? null,
+    seen_in: facts.seenIn,
   };
-}
-
-/**
- * The offers of an x402 PaymentRequired (v1 or v2, header or body): one per `accepts` entry that is an object.
- * `upto` amounts are ceilings; v1's `maxAmountRequired` is the price of an `exact` entry.
- * @example toX402Offers({ x402Version: 2, accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: '0x8335…', payTo: '0x…' }] })[0].usd // 0.01
- */
-export function toX402Offers(paymentRequired: unknown, seenIn = 'challenge'): Offer[] {
-  const accepts = isRecord(paymentRequired) && Array.isArray(paymentRequired.accepts) ? paymentRequired.accepts : [];
-  return accepts.filter(isRecord).map((entry) => {
-    const network = readScalar(entry.network);
-    const scheme = readText(entry.scheme);
-    const extra = isRecord(entry.extra) ? entry.extra : {};
-    return toOffer({
-      rail: 'x402', scheme, method: null, network, chain: network === null ? null : toChainName(network),
-      asset: readText(entry.asset), atomic: readScalar(entry.amount ?? entry.maxAmountRequired), decimals: null,
-      unit: 'call', isMaximum: scheme === 'upto', payTo: readText(entry.payTo),
-      facilitator: readHttpUrl(extra.facilitatorUrl ?? extra.facilitator), seenIn,
-    });
-  });
-}
-
-/** The unit an MPP request prices: a session's `unitType`, a subscription's period, else one call. */
-function toMppUnit(intent: string | null, request: Record<string, unknown>): string {
-  if (intent === 'session') return readText(request.unitType) ?? 'call';
-  if (intent === 'subscription') return readText(request.periodUnit) ?? 'call';
-  return 'call';
-}
-
-/**
- * The offer of one MPP Payment challenge from its `method`, `intent` and decoded `request`. A session's amount is its
- * price per unit (its `suggestedDeposit` is no price).
- * @example toMppOffer({ method: 'tempo', intent: 'charge', request: { amount: '10000', currency: '0x20c0…', recipient: '0x…', methodDetails: { chainId: 4217 } } }).chain // 'tempo'
- */
-export function toMppOffer(challenge: { method: string | null; intent: string | null; request: Record<string, unknown> }, seenIn = 'challenge'): Offer {
-  const { method, intent, request } = challenge;
-  const chainId = isRecord(request.methodDetails) ? readScalar(request.methodDetails.chainId) : null;
-  const decimals = typeof request.decimals === 'number' && Number.isInteger(request.decimals) ? request.decimals : null;
-  return toOffer({
-    rail: 'mpp', scheme: intent, method, network: chainId, chain: method === null ? null : toMppChain(method, request),
-    asset: readText(request.currency), atomic: readScalar(request.amount), decimals, unit: toMppUnit(intent, request),
-    isMaximum: false, payTo: readText(request.recipient), facilitator: null, seenIn,
-  });
 }

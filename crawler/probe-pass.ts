@@ -310,7 +310,10 @@ async function checkEndpoints(due: DueEndpoint[], ctx: PassContext): Promise<voi
       if (!takeBudget(ctx)) return;
       // A listed method is the endpoint's; only one listed without a method is also tried as POST.
       const outcome = await probeSafely({ url, method: endpoint.method || null, body: endpoint.body }, ctx.options, endpoint.method === '');
-      ctx.endpointChecks.add({ ...base, checked_at: outcome.probed_at, ok: outcome.ok, status_code: outcome.status_code, latency_ms: outcome.latency_ms, reason: outcome.reason });
+      ctx.endpointChecks.add({
+        ...base, checked_at: outcome.probed_at, ok: outcome.ok, status_code: outcome.status_code, latency_ms: outcome.latency_ms,
+        reason: outcome.reason, ...(outcome.terms ? { challenge: { offers: outcome.terms.offers, x402: outcome.terms.x402 } } : {}),
+      });
     }
     ctx.summary.endpoint_checks += 1;
   }

@@ -122,7 +122,11 @@ describe('probeEndpoint against the fleet', () => {
   it('records no chain for a tempo challenge that names none, and keeps the service live', async () => {
     const outcome = await probe({ url: `${extra.origin}/tempo-without-chain-id` });
     expect(outcome).toMatchObject({ ok: true, detected_rails: ['mpp'], signals: ['mpp-header'] });
-    expect(outcome.terms).toEqual({ rails: ['mpp'], chains: [], assets: ['0x20c000000000000000000000b9537d11c60e8b50'], price: { usd: null, display: null } });
+    expect(outcome.terms).toEqual({
+      rails: ['mpp'], chains: [], assets: ['0x20c000000000000000000000b9537d11c60e8b50'], price: { usd: null, display: null },
+      // Without a chain the decimals are unknown: the offer keeps its atomic amount and states no USD.
+      offers: [expect.objectContaining({ rail: 'mpp', chain: null, usd: null, amount: expect.objectContaining({ decimal: null }) })],
+    });
   });
 
   it('falls back from GET to POST {} when GET answers 405, and records POST', async () => {

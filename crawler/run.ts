@@ -6,6 +6,7 @@ import type { DirectoryConfig } from './directories.ts';
 import type { DiscoveredEndpoint } from './discovered.ts';
 import { discover, type DiscoverySummary } from './discover.ts';
 import { checkFacilitators, type FacilitatorPassSummary } from './facilitators.ts';
+import { readOriginDocuments } from './origin-documents.ts';
 import type { ProbeAgent } from './probe.ts';
 import { probePass, type ProbePassSummary } from './probe-pass.ts';
 import { processSubmissions, type SubmissionsSummary } from './submissions.ts';
@@ -62,7 +63,7 @@ function isRunProcessGone(run: { id: number; pid: number | null }): boolean {
 }
 
 /**
- * One crawl: discovery (when asked), a probe pass over every main endpoint (when asked), the submission queue,
+ * One crawl: discovery (when asked, with the hosts' own documents due: crawler/origin-documents.ts), a probe pass over every main endpoint (when asked), the submission queue,
  * then daily roll-ups and pruning (probes, and changes past 90 days). A fault in one directory or one service never
  * stops it; the run is recorded with its counts and errors, after closing as interrupted the runs whose process ended
  * without closing them.
@@ -80,6 +81,7 @@ export async function runCrawl(db: DB, options: CrawlOptions): Promise<CrawlSumm
       options.onPhase?.('discovery');
       summary.discovery = await discover(db, options);
       summary.errors.push(...summary.discovery.directories.filter((d) => d.error).map((d) => `${d.kind} ${d.url}: ${d.error}`));
+      await readOriginDocuments(db, options);
     }
     if (options.probe) {
       options.onPhase?.('probes');

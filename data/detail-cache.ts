@@ -40,7 +40,8 @@ const DICTIONARY = Buffer.from(JSON.stringify({
   price: { display: '$0.01 / call', usd: 0.01 }, endpoint: 'https://api.example.com/v1/', facilitator: 'https://',
   live: true, last_seen_live: '2026-01-01T00:00:00.000Z', first_indexed: '2026-01-01T00:00:00.000Z',
   sources: ['bazaar', 'mpp', 'open402', 'submission'], uptime_30d: 0.95, checks_30d: 120, median_latency_ms_30d: 100,
-  flags: [], owner_verified: false, reason: null, source_urls: [{ source: 'bazaar', url: 'https://' }],
+  flags: [], owner_verified: false, reason: null,
+  price_range: { min_usd: 0.01, max_usd: 0.01 }, endpoint_count: 1, source_urls: [{ source: 'bazaar', url: 'https://' }],
   probes: [
     { probed_at: '2026-01-01T00:00:00.000Z', ok: true, status_code: 402, method: 'GET', latency_ms: 100, reason: null, detected_rails: ['x402'] },
     { probed_at: '2026-01-01T00:00:00.000Z', ok: false, status_code: 500, method: 'POST', latency_ms: 100, reason: 'server error (HTTP 500)', detected_rails: [] },
@@ -53,8 +54,17 @@ const DICTIONARY = Buffer.from(JSON.stringify({
   },
   endpoints: [
     {
-      method: 'GET', url: 'https://api.example.com/v1/', price: { display: '$0.01 / call', usd: 0.01 }, description: null,
-      sources: ['bazaar'], last_check: { at: '2026-01-01T00:00:00.000Z', ok: true, status_code: 402, latency_ms: 100, reason: null },
+      id: 'api-example-com.get.v1-00000000', service_id: 'api-example-com', method: 'GET', url: 'https://api.example.com/v1/',
+      route_template: null, description: null, docs_url: null, price: { display: '$0.01 / call', usd: 0.01 },
+      offers: [{
+        rail: 'x402', scheme: 'exact', method: null, network: 'eip155:8453', chain: 'base',
+        asset: { symbol: 'USDC', address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }, amount: { atomic: '10000', decimal: '0.01' },
+        usd: 0.01, unit: 'call', is_maximum: false, pay_to: '0x', facilitator: null, seen_in: 'challenge',
+      }],
+      input: { type: 'http', method: 'GET', query: { type: 'object', properties: {}, required: [] }, path: null, headers: null,
+        body_type: null, body: null, tool: null, example: null },
+      output: null, tags: [], sources: ['bazaar'], live: true,
+      last_check: { at: '2026-01-01T00:00:00.000Z', ok: true, status_code: 402, latency_ms: 100, reason: null },
     },
   ],
   owner: null,

@@ -1,4 +1,5 @@
 import { preparedOnce, type DB } from './db.ts';
+import { recordChallenge } from './endpoints.ts';
 import { storeServiceDetail } from './service-detail.ts';
 import type { EndpointCheckInput, WildcardCheckInput } from './types.ts';
 
@@ -63,8 +64,9 @@ export function recordEndpointChecks(db: DB, checks: readonly EndpointCheckInput
   const s = statements(db);
   db.transaction(() => {
     const newest = new Map<string, string>();
-    for (const check of checks) {
+    for (const { challenge, ...check } of checks) {
       s.upsert.run({ ...check, ok: check.ok ? 1 : 0 });
+      if (check.ok && challenge) recordChallenge(db, { ...challenge, service_id: check.service_id, method: check.method, url: check.url, at: check.checked_at });
       const held = newest.get(check.service_id);
       if (held === undefined || check.checked_at > held) newest.set(check.service_id, check.checked_at);
     }

@@ -3,6 +3,7 @@ import type { Flag } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { writeServiceFlags } from './flags.ts';
 import { storeServiceDetail } from './service-detail.ts';
+import { recordChallenge } from './endpoints.ts';
 import { applyServiceTerms } from './services.ts';
 import type { ProbeInput } from './types.ts';
 
@@ -50,7 +51,11 @@ export function recordProbes(db: DB, probes: readonly ProbeInput[], options: { c
         answered: probe.status_code === null ? 0 : 1,
       });
       if (changed.changes > 0) s.updateFacets.run(rank, probe.service_id, rank);
-      if (probe.ok && probe.terms) applyServiceTerms(db, probe.service_id, probe.terms);
+      if (probe.ok && probe.terms) {
+        applyServiceTerms(db, probe.service_id, probe.terms);
+        const { offers, x402 } = probe.terms;
+        recordChallenge(db, { service_id: probe.service_id, method: null, at: probe.probed_at, offers, x402 });
+      }
       if (changed.changes > 0 && probe.flags) writeServiceFlags(db, probe.service_id, probe.flags);
     }
     const newest = new Map<string, string>();

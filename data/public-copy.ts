@@ -16,9 +16,11 @@ import { migrations } from './migrations/index.ts';
 export const PUBLIC_TABLES: Readonly<Record<string, readonly string[]>> = {
   services: ['rowid', 'id', 'name', 'category', 'description', 'endpoint', 'facilitator', 'price_usd', 'price_display', 'rails', 'chains',
     'assets', 'sources', 'dual_rail', 'live', 'live_rank', 'last_seen_live', 'last_probe_at', 'first_indexed', 'updated_at', 'uptime_30d',
-    'checks_30d', 'median_latency_ms_30d', 'flags', 'owner_verified', 'reason', 'unanswered_since'],
+    'checks_30d', 'median_latency_ms_30d', 'flags', 'owner_verified', 'reason', 'unanswered_since', 'min_price_usd', 'max_price_usd', 'endpoint_count'],
   service_endpoints: ['service_id', 'position', 'url', 'method', 'description', 'price_usd', 'price_display', 'rails', 'chains', 'assets',
-    'example_body', 'sources'],
+    'example_body', 'sources', 'id', 'route_template', 'docs_url', 'tags', 'listed_offers', 'input', 'output', 'min_usd'],
+  endpoint_challenges: ['endpoint_id', 'service_id', 'seen_at', 'offers', 'x402_version', 'accepts'],
+  origin_checks: ['service_id', 'checked_at', 'found'],
   service_sources: ['service_id', 'source', 'url'],
   service_facets: ['facet', 'live_rank', 'service_id', 'dual_rail'],
   probes: ['id', 'service_id', 'probed_at', 'ok', 'status_code', 'method', 'latency_ms', 'reason', 'detected_rails'],

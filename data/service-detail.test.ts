@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceDetail } from '../domain/schemas.ts';
 import { recordProbe, recordProbes } from './probes.ts';
 import { listProbes } from './probe-read.ts';
-import { listServiceEndpoints } from './endpoint-read.ts';
+import { listServiceEndpoints } from './endpoints.ts';
 import { digest } from './digest.ts';
 import { getLatestDetailRevision, listDetailsChangedSince, readServiceDetail } from './service-detail.ts';
 import { upsertServices } from './services.ts';
@@ -21,7 +21,7 @@ function probe(ok: boolean, at: string) {
 function assembled(db: DB, id: string, now: string): ServiceDetail {
   const probes = listProbes(db, id);
   const service = getService(db, id)!;
-  const endpoints = listServiceEndpoints(db, id, { url: service.endpoint, newestProbe: probes[0] });
+  const endpoints = listServiceEndpoints(db, id, { newestProbe: probes[0] });
   return { ...service, source_urls: listSourceUrls(db, id), probes, uptime: getUptime(db, id, new Date(now)), endpoints, owner: null };
 }
 

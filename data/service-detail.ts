@@ -1,7 +1,7 @@
 import type { Service, ServiceDetail, Uptime } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import { digest } from './digest.ts';
-import { listServiceEndpoints } from './endpoint-read.ts';
+import { listServiceEndpoints } from './endpoints.ts';
 import { getOwnerView } from './owner-edits.ts';
 import { listProbes } from './probe-read.ts';
 import { getService, listSourceUrls } from './service-read.ts';
@@ -94,7 +94,7 @@ export function listDetailsChangedSince(db: DB, revision: number, limit: number)
 
 function renderServiceDetail(db: DB, service: Service, uptime: Uptime): string {
   const probes = listProbes(db, service.id);
-  const endpoints = listServiceEndpoints(db, service.id, { url: service.endpoint, newestProbe: probes[0] });
+  const endpoints = listServiceEndpoints(db, service.id, { newestProbe: probes[0] });
   const detail: ServiceDetail = { ...service, source_urls: listSourceUrls(db, service.id), probes, uptime, endpoints,
     owner: getOwnerView(db, service.id),
   };

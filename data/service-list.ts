@@ -42,7 +42,7 @@ const QUALITY_ORDER = toQualityOrder('s');
 const ORDERS: Record<Exclude<Sort, 'relevance'>, { by: string; index: string }> = {
   quality: { by: QUALITY_ORDER, index: 'services_quality' },
   live: { by: 's.live_rank, s.id', index: 'services_order' },
-  price: { by: 's.price_usd IS NULL, s.price_usd, s.id', index: 'services_price' },
+  price: { by: 's.min_price_usd IS NULL, s.min_price_usd, s.id', index: 'services_min_price' },
   uptime: { by: 's.uptime_30d IS NULL, s.uptime_30d DESC, s.id', index: 'services_uptime' },
   latency: { by: 's.median_latency_ms_30d IS NULL, s.median_latency_ms_30d, s.id', index: 'services_latency' },
   newest: { by: 's.first_indexed DESC, s.id', index: 'services_newest' },
@@ -215,7 +215,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   const search = filters.q ? toSearch(filters.q) : null;
   const applied: Sort = sort === 'relevance' && search === null ? 'quality' : sort;
   const rowTests: Where = { sql: [], params: [] };
-  if (filters.max_price_usd !== undefined) pushTo(rowTests, 's.price_usd <= ?', filters.max_price_usd);
+  if (filters.max_price_usd !== undefined) pushTo(rowTests, 's.min_price_usd <= ?', filters.max_price_usd);
   if (filters.facilitator) pushTo(rowTests, 'instr(lower(s.facilitator), ?) > 0', filters.facilitator);
   if (filters.no_flags) pushTo(rowTests, `s.flags = '[]'`);
 

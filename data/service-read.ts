@@ -31,11 +31,15 @@ export interface ServiceRow {
   flags: string;
   owner_verified: number;
   reason: string | null;
+  min_price_usd: number | null;
+  max_price_usd: number | null;
+  endpoint_count: number;
 }
 
 export const SERVICE_COLUMNS = `s.rowid, s.id, s.name, s.category, s.description, s.endpoint, s.facilitator, s.price_usd,
   s.price_display, s.rails, s.chains, s.assets, s.sources, s.live, s.last_seen_live, s.first_indexed, s.uptime_30d,
-  s.checks_30d, s.median_latency_ms_30d, s.flags, s.owner_verified, s.reason`;
+  s.checks_30d, s.median_latency_ms_30d, s.flags, s.owner_verified, s.reason, s.min_price_usd, s.max_price_usd,
+  s.endpoint_count`;
 
 /** The census as `getStats` answers it: Stats without `generated_at`. */
 export type StatsFigures = Omit<Stats, 'generated_at'>;
@@ -113,5 +117,7 @@ export function toService(row: ServiceRow): Service {
     flags: JSON.parse(row.flags),
     owner_verified: row.owner_verified === 1,
     reason: row.reason,
+    price_range: { min_usd: row.min_price_usd, max_usd: row.max_price_usd },
+    endpoint_count: row.endpoint_count,
   };
 }

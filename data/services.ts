@@ -5,7 +5,9 @@ import { toFacets } from './facets.ts';
 import { isDelisted, withOwnerEdits } from './owner-edits.ts';
 import { storeServiceDetail } from './service-detail.ts';
 import { getService, listSourceUrls } from './service-read.ts';
-import type { ServiceInput, ServiceTerms } from './types.ts';
+import { toEndpointId } from './endpoint-id.ts';
+import { refreshEndpointPrices } from './endpoints.ts';
+import type { Rail, ServiceInput, ServiceTerms } from './types.ts';
 
 const statements = preparedOnce({
   upsert: `INSERT INTO services (id, name, category, description, endpoint, facilitator, price_usd, price_display,
@@ -20,15 +22,20 @@ const statements = preparedOnce({
     RETURNING rowid, live_rank, flags`,
   deleteEndpoints: `DELETE FROM service_endpoints WHERE service_id = ?`,
   insertEndpoint: `INSERT INTO service_endpoints (service_id, position, url, method, description, price_usd,
-      price_display, rails, chains, assets, example_body, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      price_display, rails, chains, assets, example_body, sources, id, route_template, docs_url, tags, listed_offers,
+      input, output) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   deleteSources: `DELETE FROM service_sources WHERE service_id = ?`,
   insertSource: `INSERT OR IGNORE INTO service_sources (service_id, source, url) VALUES (?, ?, ?)`,
   deleteFacets: `DELETE FROM service_facets WHERE service_id = ?`,
   insertFacet: `INSERT OR IGNORE INTO service_facets (facet, live_rank, service_id, dual_rail) VALUES (?, ?, ?, ?)`,
   deleteSearch: `DELETE FROM services_fts WHERE rowid = ?`,
   insertSearch: `INSERT INTO services_fts (rowid, name, category, description, endpoints) VALUES (?, ?, ?, ?, ?)`,
-  endpoints: `SELECT url, method, description, price_usd, price_display, rails, chains, assets, example_body, sources
+  endpoints: `SELECT url, method, description, price_usd, price_display, rails, chains, assets, example_body, sources,
+      route_template, docs_url, tags, listed_offers, input, output
     FROM service_endpoints WHERE service_id = ? ORDER BY position`,
+  // The rails of the last valid challenge: a service's rails hold them beside its directories' (DESIGN.md).
+  challengeRails: `SELECT detected_rails FROM probes WHERE service_id = ? AND ok = 1 ORDER BY probed_at DESC, id DESC LIMIT 1`,
+  listedRails: `SELECT DISTINCT r.value FROM service_endpoints e, json_each(e.rails) r WHERE e.service_id = ?`,
   updateTerms: `UPDATE services SET rails = @rails, chains = @chains, assets = @assets, dual_rail = @dual_rail,
       price_usd = @price_usd, price_display = @price_display WHERE id = @id RETURNING live_rank`,
 });
@@ -44,7 +51,8 @@ export function upsertService(db: DB, found: ServiceInput, now: string): void {
   const input = withOwnerEdits(db, found);
   const s = statements(db);
   const sourceKinds = [...new Set(input.sources.map((ref) => ref.source))].sort();
-  const dualRail = input.rails.length >= 2 ? 1 : 0;
+  const rails = unionRails(input.rails, readChallengeRails(db, input.id));
+  const dualRail = rails.length >= 2 ? 1 : 0;
   const { rowid, live_rank, flags } = s.upsert.get({
     id: input.id,
     name: input.name,
@@ -54,7 +62,7 @@ export function upsertService(db: DB, found: ServiceInput, now: string): void {
     facilitator: input.facilitator,
     price_usd: input.price.usd,
     price_display: input.price.display,
-    rails: JSON.stringify(input.rails),
+    rails: JSON.stringify(rails),
     chains: JSON.stringify(input.chains),
     assets: JSON.stringify(input.assets),
     sources: JSON.stringify(sourceKinds),
@@ -66,12 +74,15 @@ export function upsertService(db: DB, found: ServiceInput, now: string): void {
   input.endpoints.forEach((e, position) => {
     s.insertEndpoint.run(input.id, position, e.url, e.method, e.description, e.price.usd, e.price.display,
       JSON.stringify(e.rails), JSON.stringify(e.chains), JSON.stringify(e.assets),
-      e.example_body === undefined ? null : JSON.stringify(e.example_body), JSON.stringify(e.sources ?? sourceKinds));
+      e.example_body === undefined ? null : JSON.stringify(e.example_body), JSON.stringify(e.sources ?? sourceKinds),
+      toEndpointId(input.id, e.method, e.url), e.route_template ?? null, e.docs_url ?? null, JSON.stringify(e.tags ?? []),
+      JSON.stringify(e.offers ?? []), e.input ? JSON.stringify(e.input) : null, e.output ? JSON.stringify(e.output) : null);
   });
+  refreshEndpointPrices(db, input.id);
   s.deleteSources.run(input.id);
   for (const ref of input.sources) s.insertSource.run(input.id, ref.source, ref.url ?? '');
   s.deleteFacets.run(input.id);
-  const facets = toFacets({ ...input, sources: sourceKinds, flags: JSON.parse(flags) as string[] });
+  const facets = toFacets({ ...input, rails, sources: sourceKinds, flags: JSON.parse(flags) as string[] });
   for (const facet of facets) s.insertFacet.run(facet, live_rank, input.id, dualRail);
   s.deleteSearch.run(rowid);
   const endpointText = [input.endpoint, ...input.endpoints.map((e) => e.url)].join(' ');
@@ -106,6 +117,8 @@ export function getServiceInput(db: DB, id: string): ServiceInput | null {
   const rows = statements(db).endpoints.all(id) as Array<{
     url: string; method: string | null; description: string | null; price_usd: number | null; price_display: string | null;
     rails: string; chains: string; assets: string; example_body: string | null; sources: string;
+    route_template: string | null; docs_url: string | null; tags: string; listed_offers: string; input: string | null;
+    output: string | null;
   }>;
   return {
     id: service.id, name: service.name, category: service.category, description: service.description,
@@ -117,21 +130,32 @@ export function getServiceInput(db: DB, id: string): ServiceInput | null {
       price: { usd: row.price_usd, display: row.price_display },
       rails: JSON.parse(row.rails), chains: JSON.parse(row.chains), assets: JSON.parse(row.assets),
       sources: JSON.parse(row.sources),
+      route_template: row.route_template, docs_url: row.docs_url, tags: JSON.parse(row.tags),
+      offers: JSON.parse(row.listed_offers), input: row.input === null ? null : JSON.parse(row.input),
+      output: row.output === null ? null : JSON.parse(row.output),
       ...(row.example_body === null ? {} : { example_body: JSON.parse(row.example_body) }),
     })),
   };
 }
 
+function readChallengeRails(db: DB, id: string): Rail[] {
+  const rails = statements(db).challengeRails.pluck().get(id) as string | undefined;
+  return rails === undefined ? [] : JSON.parse(rails);
+}
+
+/** `a`, then what `b` adds, in the order given. */
+const unionRails = (a: readonly Rail[], b: readonly Rail[]): Rail[] => [...new Set([...a, ...b])];
+
 /**
  * What a live challenge states is authoritative over directory data: its chains, assets and (when known) price
- * replace the listed ones, and its rails join the listed rails. Runs inside the caller's transaction, which also
+ * replace the listed ones, and the service's rails are its directories' plus every rail this challenge shows. Runs inside the caller's transaction, which also
  * re-renders the service's detail (recordProbes does both).
  * @example applyServiceTerms(db, 'api-example-com', { rails: ['x402'], chains: ['base'], assets: ['USDC'], price });
  */
 export function applyServiceTerms(db: DB, id: string, terms: ServiceTerms): void {
   const current = getService(db, id);
   if (!current) return;
-  const rails = [...new Set([...current.rails, ...terms.rails])].sort();
+  const rails = unionRails(statements(db).listedRails.pluck().all(id) as Rail[], terms.rails).sort();
   const chains = terms.chains.length > 0 ? terms.chains : current.chains;
   const assets = terms.assets.length > 0 ? terms.assets : current.assets;
   const price = terms.price.usd !== null || terms.price.display !== null ? terms.price : current.price;

@@ -1,4 +1,4 @@
-import type { Flag, Rail } from '../domain/schemas.ts';
+import type { CallInput, CallOutput, Flag, Offer, Rail } from '../domain/schemas.ts';
 
 export type { Rail };
 
@@ -21,6 +21,13 @@ export interface EndpointInput {
   example_body?: unknown;
   /** The directory kinds that list it; when absent, those of its service. */
   sources?: string[];
+  route_template?: string | null;
+  docs_url?: string | null;
+  tags?: string[];
+  /** The offers its directories state; the last valid challenge's replace them where there is one (data/endpoints.ts). */
+  offers?: Offer[];
+  input?: CallInput | null;
+  output?: CallOutput | null;
 }
 
 /** Where a service was found: the directory kind and, when known, the URL of its listing there. */
@@ -48,8 +55,20 @@ export interface ServiceInput {
   endpoints: EndpointInput[];
 }
 
-/** The terms a live challenge states: authoritative over what directories list. */
-export type ServiceTerms = Pick<ServiceInput, 'rails' | 'chains' | 'assets' | 'price'>;
+/** An x402 challenge's `accepts` as it stated them, with its version: what a Bazaar client reads (/x402/discovery). */
+export interface StatedAccepts {
+  x402Version: 1 | 2;
+  accepts: Array<Record<string, unknown>>;
+}
+
+/** What a valid challenge of one endpoint states beyond its terms: every offer, and its x402 accepts as stated. */
+export interface ChallengeRecord {
+  offers?: Offer[];
+  x402?: StatedAccepts;
+}
+
+/** The terms a live challenge states: authoritative over what directories list; the record is the main endpoint's. */
+export type ServiceTerms = Pick<ServiceInput, 'rails' | 'chains' | 'assets' | 'price'> & ChallengeRecord;
 
 /** What the prober records for one check of a main endpoint. */
 export interface ProbeInput {
@@ -79,6 +98,8 @@ export interface EndpointCheckInput {
   status_code: number | null;
   latency_ms: number | null;
   reason: string | null;
+  /** What its challenge stated, when it found a valid one. */
+  challenge?: ChallengeRecord;
 }
 
 /** The daily check of a random sibling path of a service's host: whether it answered the same 402. */

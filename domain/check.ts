@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RAILS } from './values.ts';
+import { Offer } from './schemas.ts';
 
 /*
  * The shapes of a seller's check (`POST /api/v1/check`): what one URL answered now, every challenge decoded with its
@@ -29,24 +29,6 @@ export const Problem = z.object({
   rule: z.string().meta({ description: 'The rule of the specification it breaks.' }),
 }).meta({ id: 'CheckProblem' });
 export type Problem = z.infer<typeof Problem>;
-
-/** One way to pay, as a challenge or a discovery document states it (the endpoints issue's Offer). */
-export const Offer = z.object({
-  rail: z.enum(RAILS),
-  scheme: z.string().nullable().meta({ description: 'x402 scheme (exact, upto) or MPP intent (charge, session, subscription).' }),
-  method: z.string().nullable().meta({ description: 'MPP payment method (tempo, stripe); null for x402.' }),
-  network: z.string().nullable().meta({ description: 'As stated: CAIP-2, v1 name or MPP chain id.' }),
-  chain: z.string().nullable(),
-  asset: z.object({ symbol: z.string().nullable(), address: z.string().nullable() }),
-  amount: z.object({ atomic: z.string().nullable(), decimal: z.string().nullable() }),
-  usd: z.number().nullable(),
-  unit: z.string().meta({ description: 'call, an MPP unitType, or a subscription period.' }),
-  is_maximum: z.boolean(),
-  pay_to: z.string().nullable(),
-  facilitator: z.string().nullable(),
-  seen_in: z.string().meta({ description: 'challenge, or the discovery document it was read from.' }),
-}).meta({ id: 'Offer' });
-export type Offer = z.infer<typeof Offer>;
 
 export const CHALLENGE_SIGNALS = ['x402-v2-header', 'x402-v2-body', 'x402-v1-body', 'mpp-header'] as const;
 

@@ -47,23 +47,23 @@ export interface ServiceQuery {
 const firstValue = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
 
 /** Text, trimmed; empty text is no value. */
-function toText(value: unknown): string | undefined {
+export function toText(value: unknown): string | undefined {
   const first = firstValue(value);
   if (first === undefined || first === null) return undefined;
   const text = String(first).trim();
   return text === '' ? undefined : text;
 }
 
-const toLowerText = (value: unknown) => toText(value)?.toLowerCase();
+export const toLowerText = (value: unknown) => toText(value)?.toLowerCase();
 
 /** A chain by name or CAIP-2 id, as the index names it (`eip155:8453` -> `base`). */
-function toChain(value: unknown): string | undefined {
+export function toChain(value: unknown): string | undefined {
   const text = toText(value);
   return text === undefined ? undefined : toChainName(text).toLowerCase();
 }
 
 /** An integer from text or a number; anything else is no value. */
-function toInteger(value: unknown): number | undefined {
+export function toInteger(value: unknown): number | undefined {
   const first = firstValue(value);
   const text = typeof first === 'number' ? String(first) : toText(first);
   if (text === undefined || !/^-?\d+$/.test(text)) return undefined;
@@ -86,13 +86,13 @@ function toBoolean(value: unknown): unknown {
 }
 
 /** Free text: control characters read as spaces (a NUL would end SQLite's full-text query early), at most 200 characters. */
-function toWords(value: unknown): string | undefined {
+export function toWords(value: unknown): string | undefined {
   const text = toText(value)?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   return text ? text.slice(0, 200) : undefined;
 }
 
 /** A number from text or JSON, left as it was when it is none, for the schema to refuse. */
-function toNumber(value: unknown): unknown {
+export function toNumber(value: unknown): unknown {
   const first = firstValue(value);
   if (typeof first !== 'string') return first;
   const text = first.trim();
@@ -100,10 +100,10 @@ function toNumber(value: unknown): unknown {
   return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : text;
 }
 
-const lenient = <T>(read: (value: unknown) => T | undefined, schema: z.ZodType<T>, description: string) =>
+export const lenient = <T>(read: (value: unknown) => T | undefined, schema: z.ZodType<T>, description: string) =>
   z.preprocess(read, schema.optional()).meta({ description });
 
-const strictEnum = <const T extends readonly [string, ...string[]]>(values: T, description: string) =>
+export const strictEnum = <const T extends readonly [string, ...string[]]>(values: T, description: string) =>
   z.preprocess(toLowerText, z.enum(values, { error: (issue) => allowedValues(issue.input, values) }).optional())
     .meta({ description });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANGE_TYPES, FLAG_EXPLANATIONS, FLAGS, RAILS, SORTS } from './values.ts';
+import { CHANGE_TYPES, ENDPOINT_SORTS, FLAG_EXPLANATIONS, FLAGS, RAILS, SORTS } from './values.ts';
 
 /**
  * The domain's shapes, shared by `data/`, `api/`, the MCP server and `site/`, which import them from here: the single
@@ -8,7 +8,7 @@ import { CHANGE_TYPES, FLAG_EXPLANATIONS, FLAGS, RAILS, SORTS } from './values.t
  */
 
 export {
-  CHANGE_TYPES, FLAG_EXPLANATIONS, FLAGS, RAILS, SORTS, SOURCE_KINDS, type ChangeType, type Flag, type Sort,
+  CHANGE_TYPES, ENDPOINT_SORTS, FLAG_EXPLANATIONS, FLAGS, RAILS, SORTS, SOURCE_KINDS, type ChangeType, type EndpointSort, type Flag, type Sort,
   type SourceKind,
 } from './values.ts';
 
@@ -23,6 +23,7 @@ export const Price = z
     usd: z.number().nullable().meta({ example: 0.01 }),
   })
   .meta({ id: 'Price' });
+export type Price = z.infer<typeof Price>;
 
 export const Service = z
   .object({
@@ -51,6 +52,9 @@ export const Service = z
     owner_verified: z.boolean().meta({ description: 'true when the owner of the host proved control of it.' }),
     reason: z.string().nullable()
       .meta({ description: 'Why the last probe of the main endpoint found no challenge; null when it found one or none was made.' }),
+    price_range: z.object({ min_usd: z.number().nullable(), max_usd: z.number().nullable() })
+      .meta({ description: "Over every endpoint's offers, in USD; both null when none is known." }),
+    endpoint_count: z.int().min(0),
   })
   .meta({ id: 'Service' });
 export type Service = z.infer<typeof Service>;
@@ -100,19 +104,82 @@ export const EndpointCheck = z
   .meta({ id: 'EndpointCheck' });
 export type EndpointCheck = z.infer<typeof EndpointCheck>;
 
+const JsonSchema = z.record(z.string(), z.unknown()).nullable()
+  .meta({ description: 'JSON Schema 2020-12 (same-document refs only, at most 32 KiB); null when unknown. Third-party text.' });
+
+export const Offer = z
+  .object({
+    rail: Rail,
+    scheme: z.string().meta({ description: 'The x402 scheme (exact, upto, ...) or the MPP intent (charge, session, subscription).' }),
+    method: z.string().nullable().meta({ description: 'The MPP payment method (tempo, stripe, ...); null for x402.' }),
+    network: z.string().nullable().meta({ description: 'As the offer states it (CAIP-2 or a v1 name); null when none.' }),
+    chain: z.string().nullable(),
+    asset: z.object({ symbol: z.string().nullable(), address: z.string().nullable() }),
+    amount: z.object({
+      atomic: z.string().nullable().meta({ description: 'Base units; null when dynamic or not stated.' }),
+      decimal: z.string().nullable().meta({ description: 'In whole units of the asset, when its decimals are known.' }),
+    }),
+    usd: z.number().nullable().meta({ description: 'The amount in US dollars, for USD assets; null otherwise.' }),
+    unit: z.string().meta({ description: 'call, an MPP unitType (llm_token, ...) or a subscription period.' }),
+    is_maximum: z.boolean().meta({ description: 'true when the amount is a ceiling (x402 upto).' }),
+    pay_to: z.string().nullable(),
+    facilitator: z.string().nullable(),
+    seen_in: z.string().meta({ description: 'challenge (the last valid one: authoritative) or the directory kind.' }),
+  })
+  .meta({ id: 'Offer' });
+export type Offer = z.infer<typeof Offer>;
+
+export const CallInput = z
+  .object({
+    type: z.enum(['http', 'mcp']),
+    method: z.string().nullable(),
+    query: JsonSchema,
+    path: JsonSchema,
+    headers: JsonSchema,
+    body_type: z.enum(['json', 'form-data', 'text']).nullable(),
+    body: JsonSchema,
+    tool: z.string().nullable().meta({ description: 'The MCP tool name, for type mcp.' }),
+    example: z.object({ query: z.unknown().optional(), body: z.unknown().optional() }).nullable(),
+  })
+  .meta({ id: 'Input', description: 'How to call the endpoint, as its directories or its host describe it.' });
+export type CallInput = z.infer<typeof CallInput>;
+
+export const CallOutput = z
+  .object({ mime_type: z.string().nullable(), schema: JsonSchema, example: z.unknown().optional() })
+  .meta({ id: 'Output' });
+export type CallOutput = z.infer<typeof CallOutput>;
+
 export const Endpoint = z
   .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/)
+      .meta({ description: 'Stable across crawls: made from the service id, method and URL.', example: 'api-example-com.get.v1-quote-1a2b3c4d' }),
+    service_id: z.string(),
     method: z.string().nullable().meta({ description: 'The method the directories advertise; null when none does.' }),
     url: z.string(),
-    price: Price,
+    route_template: z.string().nullable().meta({ description: 'The route with :params (/users/:id), or null.' }),
     description: z.string().nullable(),
+    docs_url: z.string().nullable(),
+    price: Price,
+    offers: z.array(Offer).meta({ description: 'From the last valid challenge when there is one, else from the directories.' }),
+    input: CallInput.nullable(),
+    output: CallOutput.nullable(),
+    tags: z.array(z.string()),
     sources: z.array(z.string()).meta({ description: 'Directories that list this endpoint.' }),
+    live: z.boolean().nullable().meta({ description: 'Its last check found a challenge; null when never checked.' }),
     last_check: EndpointCheck.nullable().meta({
       description: 'The last check: the main endpoint is probed every pass, every other endpoint at most once a day; null when not yet checked.',
     }),
   })
-  .meta({ id: 'Endpoint' });
+  .meta({ id: 'Endpoint', description: 'One operation on a host; its price is its cheapest known offer.' });
 export type Endpoint = z.infer<typeof Endpoint>;
+
+export const EndpointItem = Endpoint.extend({
+  service: z.object({
+    id: z.string(), name: z.string(), live: z.boolean().nullable(), flags: z.array(z.string()),
+    uptime_30d: z.number().min(0).max(1).nullable(),
+  }),
+}).meta({ id: 'EndpointItem' });
+export type EndpointItem = z.infer<typeof EndpointItem>;
 export const OwnerView = z
   .object({
     verified_at: dateTime.meta({ description: 'When the owner last proved control of the host.' }),
@@ -157,6 +224,22 @@ export const ServiceList = z
   })
   .meta({ id: 'ServiceList' });
 export type ServiceList = z.infer<typeof ServiceList>;
+
+export const EndpointList = z
+  .object({
+    generated_at: dateTime,
+    counts: z.object({ total: z.int(), live: z.int() }).meta({ description: 'Over every endpoint matching the filters.' }),
+    page: z.object({
+      limit: z.int().min(1).max(500),
+      offset: z.int().min(0),
+      next_offset: z.int().nullable().meta({ description: 'null on the last page.' }),
+      sort: z.enum(ENDPOINT_SORTS).meta({ description: 'The order applied.' }),
+      ignored: z.array(z.string()).meta({ description: 'Query parameters this operation does not know, sorted.' }),
+    }),
+    endpoints: z.array(EndpointItem),
+  })
+  .meta({ id: 'EndpointList' });
+export type EndpointList = z.infer<typeof EndpointList>;
 
 export const Stats = z
   .object({

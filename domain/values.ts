@@ -41,6 +41,13 @@ export const SORTS = ['quality', 'live', 'price', 'uptime', 'latency', 'newest',
 export type Sort = (typeof SORTS)[number];
 
 /**
+ * The orders of the endpoint list: `quality` (live first, unflagged services first, 30-day uptime, directories
+ * listing the service, then id), `relevance` (with `q`), `price` (cheapest offer first) and `latency` (last check).
+ */
+export const ENDPOINT_SORTS = ['quality', 'relevance', 'price', 'latency'] as const;
+export type EndpointSort = (typeof ENDPOINT_SORTS)[number];
+
+/**
  * What a change records (DESIGN.md "Changes, feeds, webhooks, badges"): the crawler's observations (`listed` to
  * `flags_changed`), then owner and operator actions (`delisted`, `relisted`, `edited`).
  */

@@ -20,7 +20,8 @@ import { testConfig, TEST_NOW } from '../testing.ts';
  * tool's answer can be compared with the REST route's body for the same arguments.
  */
 
-const TOOLS = ['search_services', 'get_service', 'get_services', 'get_stats', 'get_status', 'get_changes', 'submit_service', 'get_submission', 'check_endpoint',
+const TOOLS = ['search_services', 'get_service', 'get_services', 'search_endpoints', 'get_endpoint', 'get_stats', 'get_status', 'get_changes', 'submit_service',
+  'get_submission', 'check_endpoint',
   'list_demo_services', 'create_purchase', 'get_purchase'];
 
 const dir = mkdtempSync(join(tmpdir(), 'psi-mcp-'));

@@ -6,7 +6,9 @@ import {
 import {
   batchServicesByQueryOperation, batchServicesOperation, getServiceOperation, getStatsOperation, listServicesOperation,
 } from './services.ts';
+import { getEndpointOperation, listEndpointsOperation } from './endpoints.ts';
 import { getStatusOperation } from './status.ts';
+import { listX402ResourcesOperation, searchX402ResourcesOperation } from './x402-discovery.ts';
 import { listChangesOperation, listServiceChangesOperation } from './changes.ts';
 import {
   createWebhookOperation, deleteWebhookOperation, getWebhookOperation, listWebhookDeliveriesOperation, testWebhookOperation,
@@ -26,6 +28,10 @@ export const OPERATIONS: readonly Operation[] = [
   getServiceOperation,
   batchServicesOperation,
   batchServicesByQueryOperation,
+  listEndpointsOperation,
+  getEndpointOperation,
+  listX402ResourcesOperation,
+  searchX402ResourcesOperation,
   getStatsOperation,
   getStatusOperation,
   listChangesOperation,

@@ -7,9 +7,10 @@
  * the discovery drafts' limits (10 s, 256 KiB).
  */
 import type { Dispatcher } from 'undici';
-import type { DiscoveryDocument, DiscoveryKind, Offer, Problem } from '../../domain/check.ts';
+import type { DiscoveryDocument, DiscoveryKind, Problem } from '../../domain/check.ts';
+import type { Offer } from '../../domain/schemas.ts';
 import { DirectoryError, fetchJson } from '../fetch-json.ts';
-import { toMppOffer, toX402Offers } from '../offers.ts';
+import { toMppOffer, toX402Offers } from './offers.ts';
 import { isRecord, readText } from '../sources/read.ts';
 import { toProblem } from './problems.ts';
 
@@ -127,10 +128,12 @@ function toDollarOffer(form: Record<string, unknown>): Offer {
   const currency = readText(price.currency) ?? 'USD';
   const protocol = Array.isArray(form.protocols) && isRecord(form.protocols[0]) ? Object.keys(form.protocols[0])[0] : undefined;
   const usd = amount !== null && /^\d+(\.\d+)?$/.test(amount) && /^usd/i.test(currency) ? Number(amount) : null;
+  const upto = readText(price.mode) === 'upto';
+  const rail = protocol === 'mpp' ? 'mpp' : 'x402';
   return {
-    rail: protocol === 'mpp' ? 'mpp' : 'x402', scheme: null, method: null, network: null, chain: null,
+    rail, scheme: rail === 'mpp' ? 'charge' : upto ? 'upto' : 'exact', method: null, network: null, chain: null,
     asset: { symbol: currency.toUpperCase(), address: null }, amount: { atomic: null, decimal: amount },
-    usd, unit: 'call', is_maximum: readText(price.mode) === 'upto', pay_to: null, facilitator: null, seen_in: 'openapi',
+    usd, unit: 'call', is_maximum: upto, pay_to: null, facilitator: null, seen_in: 'openapi',
   };
 }
 

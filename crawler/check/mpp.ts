@@ -5,7 +5,7 @@
  */
 import type { Problem } from '../../domain/check.ts';
 import { findPaymentSchemes, readMppChallenges } from '../challenge.ts';
-import { toMppOffer } from '../offers.ts';
+import { toMppOffer } from './offers.ts';
 import { isRecord } from '../sources/read.ts';
 import { toProblem } from './problems.ts';
 import type { Diagnosis } from './x402.ts';

@@ -10,7 +10,7 @@ import type { CheckChallenge, Problem } from '../../domain/check.ts';
 import { toCaip2, toChainName } from '../../domain/chains.ts';
 import { readX402Body, readX402Header, toCanonicalBase64 } from '../challenge.ts';
 import { toAssetSymbol } from '../normalize.ts';
-import { toX402Offers } from '../offers.ts';
+import { toX402Offers } from './offers.ts';
 import { isRecord } from '../sources/read.ts';
 import { toProblem } from './problems.ts';
 

@@ -7,7 +7,10 @@
  * - method: `accepts[].outputSchema.input.method`, else `extensions.bazaar.info.input.method`, else null;
  * - price: the cheapest `exact` offer in a known USD stablecoin (decimals come from the known contract);
  *   other schemes (`upto` states a maximum) and unknown assets give an unknown price;
- * - facilitator: the page URL without `/discovery/resources`.
+ * - facilitator: the page URL without `/discovery/resources`;
+ * - offers: every accepts entry with a network and an asset (crawler/offers.ts; `upto` a ceiling), seen in `bazaar`;
+ * - input, output and route template: `extensions.bazaar` (v2) first, else the first v1 `outputSchema` that says
+ *   anything (crawler/call-input.ts); tags as listed.
  * Items that are not `http` (e.g. MCP tools) are left out; malformed items are skipped and counted.
  */
 import type { Price } from '../../data/types.ts';
@@ -21,7 +24,9 @@ import {
   toPrice,
   toSortedUnique,
 } from '../normalize.ts';
-import { isRecord, readHttpUrl, readMethod, readText } from './read.ts';
+import { readBazaarV1, readBazaarV2 } from '../call-input.ts';
+import { toOffer } from '../offers.ts';
+import { isRecord, readHttpUrl, readMethod, readText, readTextList } from './read.ts';
 
 interface Offer {
   chain: string;
@@ -85,13 +90,44 @@ function toFacilitator(sourceUrl: string | null): string | null {
   return at < 0 ? null : `${origin}${pathname.slice(0, at)}`;
 }
 
+/** Every accepts entry with a network and an asset, as an Offer seen in the Bazaar. */
+function readOffers(accepts: unknown[], facilitator: string | null): NonNullable<DiscoveredEndpoint['offers']> {
+  return accepts.flatMap((accept) => {
+    if (!isRecord(accept) || readText(accept.network) === null || readText(accept.asset) === null) return [];
+    return [toOffer({
+      rail: 'x402', scheme: readText(accept.scheme) ?? 'exact', network: readText(accept.network), asset: readText(accept.asset),
+      amount: readText(accept.amount) ?? readText(accept.maxAmountRequired), payTo: readText(accept.payTo), facilitator,
+      seenIn: 'bazaar',
+    })];
+  });
+}
+
+/**
+ * How to call the item: Bazaar v2 `extensions.bazaar` first (the current shape), else the first v1 `outputSchema`
+ * that says anything; the route template from v2 only.
+ */
+function readCall(item: Record<string, unknown>, mimeType: string | null): Pick<DiscoveredEndpoint, 'input' | 'output' | 'route_template'> {
+  const v2 = readBazaarV2(isRecord(item.extensions) ? item.extensions.bazaar : undefined, mimeType);
+  const accepts = Array.isArray(item.accepts) ? item.accepts : [];
+  const v1 = accepts.map((accept) => readBazaarV1(isRecord(accept) ? accept.outputSchema : undefined, v2.routeTemplate))
+    .find((read) => read.input !== null || read.output !== null) ?? { input: null, output: null };
+  return { input: v2.input ?? v1.input, output: v2.output ?? v1.output, route_template: v2.routeTemplate };
+}
+
 function readItem(item: Record<string, unknown>, sourceUrl: string | null): DiscoveredEndpoint | null {
   const resource = isRecord(item.resource) ? item.resource : { url: item.resource };
   const url = readHttpUrl(resource.url);
   const offers = Array.isArray(item.accepts) ? item.accepts.map(readOffer) : [];
   const valid = offers.filter((offer): offer is Offer => offer !== null);
   if (url === null || valid.length === 0) return null;
+  const facilitator = toFacilitator(sourceUrl);
+  const firstAccept = Array.isArray(item.accepts) && isRecord(item.accepts[0]) ? item.accepts[0] : {};
+  const mimeType = readText(resource.mimeType) ?? readText(firstAccept.mimeType);
   return {
+    ...readCall(item, mimeType),
+    tags: readTextList(item.tags).slice(0, 20),
+    docs_url: null,
+    offers: readOffers(item.accepts as unknown[], facilitator),
     source: 'bazaar',
     source_url: readHttpUrl(sourceUrl),
     url,
@@ -105,7 +141,7 @@ function readItem(item: Record<string, unknown>, sourceUrl: string | null): Disc
     chains: toSortedUnique(valid.map((offer) => offer.chain)),
     assets: toSortedUnique(valid.map((offer) => offer.asset)),
     price: cheapest(valid.map((offer) => offer.price)),
-    facilitator: toFacilitator(sourceUrl),
+    facilitator,
     ...readExampleBody(item),
   };
 }

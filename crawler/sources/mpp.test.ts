@@ -32,6 +32,23 @@ describe('mpp.ts on a real mpp.dev excerpt', () => {
       assets: ['USDC'],
       price: { usd: 0.1, display: '$0.1 / call' },
       facilitator: null,
+      route_template: null,
+      docs_url: 'https://apex-db.org/',
+      tags: ['automotive', 'vehicles', 'emissions', 'specifications', 'provenance'],
+      input: null,
+      output: null,
+      offers: [{
+        rail: 'mpp', scheme: 'charge', method: 'tempo', network: 'eip155:4217', chain: 'tempo',
+        asset: { symbol: 'USDC', address: '0x20c000000000000000000000b9537d11c60e8b50' },
+        amount: { atomic: '100000', decimal: '0.1' }, usd: 0.1, unit: 'call', is_maximum: false, pay_to: null,
+        facilitator: null, seen_in: 'mpp.dev',
+      }],
+    });
+    // A path with :params is a route: its input names them.
+    expect(find('https://api.apex-db.org/v1/apex/:id')).toMatchObject({
+      route_template: '/v1/apex/:id',
+      input: { path: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      offers: [{ usd: 0.025, unit: 'record' }],
     });
     expect(find('https://api.apex-db.org/v1/apex/:id')?.price).toEqual({ usd: 0.025, display: '$0.025 / record' });
   });

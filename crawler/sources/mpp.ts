@@ -8,7 +8,9 @@
  * - any other method -> its name as a chain when it is a known chain (e.g. `solana`), else no chain.
  * A paid endpoint carries the terms of every method its service accepts (an MPP server offers one challenge per
  * configured method), plus its own payment's. A free endpoint (`payment: null`) carries no chains or assets and
- * the price `Free`. A dynamic price is unknown. Malformed services and endpoints are skipped and counted.
+ * the price `Free`. A dynamic price is unknown. Each paid endpoint has its one offer (intent, method, a session's
+ * price per `unitType`); a path with `:params` is a route template with a path input; docs are the endpoint's, else
+ * the service's home page; tags the service's. Malformed services and endpoints are skipped and counted.
  */
 import type { Price } from '../../data/types.ts';
 import type { DiscoveredEndpoint, ParseDirectory } from '../discovered.ts';
@@ -21,6 +23,8 @@ import {
   toPrice,
   toSortedUnique,
 } from '../normalize.ts';
+import { readRouteInput } from '../call-input.ts';
+import { toOffer } from '../offers.ts';
 import { isRecord, readHttpUrl, readMethod, readText, readTextList } from './read.ts';
 
 interface PaymentTerms {
@@ -64,8 +68,28 @@ function joinUrl(serviceUrl: string, path: string): string | null {
 
 type ServiceFields = Pick<
   DiscoveredEndpoint,
-  'source' | 'source_url' | 'service_name' | 'service_category' | 'service_description' | 'rails' | 'facilitator'
->;
+  'source' | 'source_url' | 'service_name' | 'service_category' | 'service_description' | 'rails' | 'facilitator' | 'tags'
+> & { docs_url: string | null };
+
+/**
+ * The endpoint's offer: an MPP intent (`charge`, `session`) and method; a session's amount is its price per `unitType`
+ * (its deposit is not a price); a dynamic amount is not stated.
+ */
+function readOffer(payment: Record<string, unknown>, method: string, currency: string): NonNullable<DiscoveredEndpoint['offers']>[number] {
+  return toOffer({
+    rail: 'mpp', scheme: readText(payment.intent)?.toLowerCase() ?? 'charge', method, network: null,
+    chain: toMethodChain(method), asset: currency, amount: payment.dynamic === true ? null : readText(payment.amount),
+    decimals: typeof payment.decimals === 'number' ? payment.decimals : null, unit: readText(payment.unitType),
+    payTo: readText(payment.recipient), seenIn: 'mpp.dev',
+  });
+}
+
+/** The route a path with `:params` or `*` is, joined to the service URL's own path; null for a plain path. */
+function toRouteTemplate(serviceUrl: string, path: string): string | null {
+  if (!/[:*{]/.test(path)) return null;
+  const base = new URL(serviceUrl).pathname.replace(/\/+$/, '');
+  return `${base}/${path.replace(/^\/+/, '')}`;
+}
 
 function readEndpoint(
   item: unknown,
@@ -76,10 +100,17 @@ function readEndpoint(
   if (!isRecord(item)) return null;
   const path = readText(item.path);
   const url = path === null ? null : joinUrl(serviceUrl, path);
-  if (url === null) return null;
-  const base = { ...fields, url, method: readMethod(item.method), description: readText(item.description) };
+  if (path === null || url === null) return null;
+  const httpMethod = readMethod(item.method);
+  const base = {
+    ...fields, url, method: httpMethod, description: readText(item.description),
+    docs_url: readHttpUrl(item.docs) ?? fields.docs_url,
+    route_template: toRouteTemplate(serviceUrl, path),
+    input: readRouteInput(httpMethod, path),
+    output: null,
+  };
   if (item.payment === null || item.payment === undefined) {
-    return { ...base, chains: [], assets: [], price: FREE_PRICE };
+    return { ...base, chains: [], assets: [], price: FREE_PRICE, offers: [] };
   }
   if (!isRecord(item.payment)) return null;
   const method = readText(item.payment.method)?.toLowerCase() ?? null;
@@ -92,6 +123,7 @@ function readEndpoint(
     chains: toSortedUnique([...serviceTerms.chains, ...own.chains]),
     assets: toSortedUnique([...serviceTerms.assets, ...own.assets]),
     price: readPrice(item.payment, method, currency),
+    offers: [readOffer(item.payment, method, currency)],
   };
 }
 
@@ -123,6 +155,8 @@ export const parse: ParseDirectory = (json, sourceUrl) => {
       service_description: readText(service.description),
       rails: ['mpp'],
       facilitator: null,
+      tags: readTextList(service.tags).slice(0, 20),
+      docs_url: isRecord(service.docs) ? readHttpUrl(service.docs.homepage) : null,
     };
     const serviceTerms = readServiceTerms(service.methods);
     for (const item of service.endpoints) {

@@ -16,6 +16,7 @@ import * as probeTimes from './015-probe-times.ts';
 import * as claimSecrets from './016-claim-secrets.ts';
 import * as facilitators from './017-facilitators.ts';
 import * as qualityOrder from './018-quality-order.ts';
+import * as endpoints from './019-endpoints.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -41,4 +42,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '016-claim-secrets', ...claimSecrets },
   { name: '017-facilitators', ...facilitators },
   { name: '018-quality-order', ...qualityOrder },
+  { name: '019-endpoints', ...endpoints },
 ];

@@ -108,6 +108,11 @@ function toScenarios(ids: string[], random: Random): Scenario[] {
     { label: 'sort=uptime', target: paths(SORTED_QUERIES.map((query) => `/api/v1/services?sort=uptime&${query}`)), maxP99Ms: 10 },
     { label: 'max_price_usd', target: paths(MAX_PRICES.map((price) => `/api/v1/services?max_price_usd=${price}`)), maxP99Ms: 10 },
     { label: 'q sort=relevance', target: paths(Q_WORDS.map((word) => `/api/v1/services?q=${word}&sort=relevance`)), maxP99Ms: 10 },
+    // Endpoints (issue 29): what an agent chooses and calls, searched, bounded by price and ordered by it.
+    { label: 'endpoints q', target: paths(Q_WORDS.map((word) => `/api/v1/endpoints?q=${word}&limit=20`)), maxP99Ms: 10 },
+    { label: 'endpoints max_price_usd', target: paths(MAX_PRICES.map((price) => `/api/v1/endpoints?max_price_usd=${price}&limit=20`)), maxP99Ms: 10 },
+    { label: 'endpoints sort=price', target: paths(SORTED_QUERIES.map((query) => `/api/v1/endpoints?sort=price&${query}`)), maxP99Ms: 10 },
+    { label: 'endpoints q asked once', target: paths(freshSearches(random).map((q) => `/api/v1/endpoints?q=${encodeURIComponent(q)}`)), maxP99Ms: 10 },
     // No target in the issue: the census is read by agents and every home page, so it is watched here.
     { label: 'stats', target: paths(['/api/v1/stats']), maxP99Ms: 10 },
     {

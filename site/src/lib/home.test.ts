@@ -111,17 +111,18 @@ describe('home.ts', () => {
 
   it('lists in the order asked and filters by price, category and directory, as the list API does', () => {
     const ids = (query: Partial<HomeQuery>) => getHomeView(db, { ...EMPTY_QUERY, ...query }).rows.map((row) => row.id);
-    // Cheapest first, unknown prices last, ties by id.
+    // Cheapest endpoint first (alpha lists a free one), unknown prices last, ties by id.
     expect(ids({ sort: 'price' })).toEqual([
-      'many-example-com', 'alpha-example-com', 'dual-example-com', 'fresh-example-com', 'down-example-com', 'shop-example',
+      'alpha-example-com', 'many-example-com', 'dual-example-com', 'fresh-example-com', 'down-example-com', 'shop-example',
     ]);
     expect(ids({ sort: 'uptime' })).toEqual([
       'dual-example-com', 'alpha-example-com', 'down-example-com', 'fresh-example-com', 'many-example-com', 'shop-example',
     ]);
     expect(ids({ sort: 'latency' }).slice(0, 3)).toEqual(['down-example-com', 'dual-example-com', 'alpha-example-com']);
-    expect(ids({ sort: 'price', max_price_usd: 0.01 })).toEqual(['many-example-com', 'alpha-example-com', 'dual-example-com', 'fresh-example-com']);
-    expect(ids({ max_price_usd: 0.005 })).toEqual(['many-example-com']);
-    expect(ids({ max_price_usd: 0 })).toEqual([]);
+    expect(ids({ sort: 'price', max_price_usd: 0.01 })).toEqual(['alpha-example-com', 'many-example-com', 'dual-example-com', 'fresh-example-com']);
+    // A service qualifies by any endpoint at or under the price, not only its main one.
+    expect(ids({ max_price_usd: 0.005 })).toEqual(['alpha-example-com', 'many-example-com']);
+    expect(ids({ max_price_usd: 0 })).toEqual(['alpha-example-com']);
     expect(ids(readHomeQuery(new URLSearchParams('category=COMMERCE')))).toEqual(['shop-example']);
     expect(ids({ source: 'mpp.dev' })).toEqual(['many-example-com']);
     expect(ids({ source: 'bazaar', sort: 'price' })).toEqual(['alpha-example-com', 'dual-example-com', 'fresh-example-com', 'down-example-com']);
@@ -204,6 +205,7 @@ describe('home.ts', () => {
       price: { usd: null, display: null }, endpoint: 'https://a.example/pay', facilitator: null, live: false, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
       uptime_30d: null, checks_30d: 0, median_latency_ms_30d: null, flags: [], owner_verified: false, reason: null,
+      price_range: { min_usd: null, max_usd: null }, endpoint_count: 1,
     });
     expect(row).toMatchObject({ href: '/services/a', result: { text: 'No challenge detected' }, price: 'No price listed', host: 'https://a.example', uptime: null, latency: null });
     expect(row.chips.map((chip) => chip.text)).toEqual(['x402', 'MPP', 'base', 'USDC']);
@@ -214,6 +216,7 @@ describe('home.ts', () => {
       price: { usd: 0.01, display: null }, endpoint: 'https://b.example/pay', facilitator: null, live: true, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
       uptime_30d: 0.967, checks_30d: 30, median_latency_ms_30d: 1_432, flags: [], owner_verified: false, reason: null,
+      price_range: { min_usd: null, max_usd: null }, endpoint_count: 1,
     });
     expect(checked).toMatchObject({ uptime: { text: '96.7 %', ratio: 0.967, low: false }, latency: '1,432 ms', descriptionTitle: null });
   });
@@ -225,6 +228,7 @@ describe('home.ts', () => {
       price: { usd: 0.01, display: null }, endpoint: 'https://402bnb.fun/', facilitator: null, live: null, last_seen_live: null,
       first_indexed: '2026-11-01T00:00:00.000Z', sources: [],
       uptime_30d: 0.2, checks_30d: 5, median_latency_ms_30d: null, flags: [], owner_verified: false, reason: null,
+      price_range: { min_usd: null, max_usd: null }, endpoint_count: 1,
     });
     expect(row.name).toBe('402bnb.fun');
     expect(row.chips).toContainEqual({ kind: 'asset', text: '0x83358…A02913', title: address });

@@ -3,6 +3,7 @@ import { getOwnerView } from '../../../data/owner-edits.ts';
 import type { DB } from '../../../data/db.ts';
 import { median } from '../../../data/median.ts';
 import { countEndpoints, listEndpoints, listProbeDays, type EndpointRecord } from '../../../data/pages.ts';
+import { listCallViews, type CallView } from './calls.ts';
 import { listProbes, PROBE_HISTORY, type ProbeRecord } from '../../../data/probe-read.ts';
 import { getService, listSourceUrls } from '../../../data/service-read.ts';
 import { toLatencyChart, type LatencyChart } from './chart.ts';
@@ -88,6 +89,8 @@ export interface RecentCheckView {
 
 export interface ListingView {
   id: string;
+  /** How to call each endpoint of this page (site/src/lib/calls.ts); none for a service that is not HTTP. */
+  calls: CallView[];
   /** The name shown (format.ts toDisplayName: the host when the directory's name is only a slug of it). */
   name: string;
   /** The host as written (`api.firecrawl.dev`), for the breadcrumb. */
@@ -261,6 +264,7 @@ function toListingView(service: Service, facts: ListingFacts): ListingView {
       ? `is not an HTTP URL: ${acpMerchant ? ACP_NOT_CHECKED : 'an endpoint of this kind is not fetched, so there is no challenge to request and it is never probed.'}`
       : null,
     endpointCountText: plural(facts.total, 'endpoint'),
+    calls: unprobeable ? [] : listCallViews(facts.db, service.id, facts.records),
     directories: [...new Set([...service.sources, ...facts.sourceUrls.map((ref) => ref.source)])].map(toDirectoryName),
     listings: listings.slice(0, MAX_LISTINGS),
     moreListings: Math.max(0, listings.length - MAX_LISTINGS),

@@ -1,4 +1,5 @@
-import type { CheckResult, Offer } from '../../../../domain/check.ts';
+import type { CheckResult } from '../../../../domain/check.ts';
+import type { Offer } from '../../../../domain/schemas.ts';
 
 /**
  * The /check page's script: the form is sent to POST /api/v1/check as JSON, and the answer is shown as lists of
