@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SPEC_SERVICES, toCombinations, type SpecService } from '../purchase/testing/spec-table.ts';
 import { ErrorResponse } from '../../domain/schemas.ts';
 import { createTestApp } from '../testing.ts';
-import type { DemoContext } from './define.ts';
+import type { DemoContext } from './service.ts';
 import { findDemoService } from './registry.ts';
 
 const PAY_TO = '0x00000000000000000000000000000000000Fee01';
@@ -86,8 +86,8 @@ describe('demo services: answers', () => {
   };
   const answer = async (id: string, params: Record<string, string | number>) => {
     const service = findDemoService(id)!;
-    const defaults = Object.fromEntries(Object.entries(service.params).map(([name, spec]) => [name, spec.default!]));
-    return JSON.parse(JSON.stringify(await service.respond({ ...defaults, ...params }, context))) as Record<string, any>;
+    const values = service.query.parse(Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)])));
+    return JSON.parse(JSON.stringify(await service.respond(values, context))) as Record<string, any>;
   };
 
   it.each(SPEC_SERVICES)('$id carries every field of the spec table and differs for every parameter value', async (spec) => {

@@ -15,6 +15,7 @@ import { delistServiceOperation, editServiceOperation, recheckServiceOperation, 
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
 import { checkEndpointOperation } from './check.ts';
 import { listFacilitatorsOperation } from './facilitators.ts';
+import { DEMO_OPERATIONS } from './demo.ts';
 
 /**
  * Every public operation of the API, in the order the documentation lists them: REST routes, `/openapi.json`,
@@ -49,4 +50,5 @@ export const OPERATIONS: readonly Operation[] = [
   createPurchaseOperation,
   getPurchaseOperation,
   approvePurchaseOperation,
+  ...DEMO_OPERATIONS,
 ];
