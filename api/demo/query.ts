@@ -14,7 +14,9 @@ export const DEMO_PARAMS = z.registry<DemoParam>();
 
 /**
  * A demo service's parameter: one of a closed set of values, required unless it has a default. A query string gives
- * every value as text, so an integer parameter is read from its digits and answered as the integer.
+ * every value as text, so an integer parameter is read from its digits and answered as the integer. An empty value, or
+ * null, is no value. Only a parameter with a default is read through `toGiven` (which also takes a purchase's JSON
+ * number): a read-before-validation makes OpenAPI call a parameter optional.
  * @example oneOf([3, 5], { description: 'How many results.', example: 3, default: 5 })
  */
 export function oneOf<const V extends readonly [Value, ...Value[]]>(
@@ -23,7 +25,7 @@ export function oneOf<const V extends readonly [Value, ...Value[]]>(
 ) {
   const texts = values.map(String) as [string, ...string[]];
   const text = z.enum(texts, { error: (issue) => describeRefusal(issue.input, texts) });
-  const read = spec.default === undefined ? text : text.optional();
+  const read = spec.default === undefined ? text : z.preprocess(toGiven, text.optional());
   const schema = read
     .transform((given): V[number] => (given === undefined ? spec.default! : values.find((value) => String(value) === given)!))
     .meta({ description: spec.description });
@@ -62,10 +64,15 @@ export function listDemoParams(query: z.ZodObject): (DemoParam & { name: string;
   });
 }
 
+function toGiven(value: unknown): unknown {
+  if (value === '' || value === null) return undefined;
+  return typeof value === 'number' ? String(value) : value;
+}
+
 function describeRefusal(input: unknown, texts: readonly string[]): string {
   const allowed = `one of ${texts.join(', ')}`;
-  if (input === undefined) return `is required: ${allowed}`;
-  if (Array.isArray(input)) return `is given more than once; give it once (${allowed})`;
+  if (input === undefined || input === '' || input === null) return `is required: ${allowed}`;
+  if (Array.isArray(input)) return `must be a single value, ${allowed}`;
   const got = typeof input === 'string' || typeof input === 'number' ? `"${String(input).slice(0, 50)}"` : `a ${typeof input}`;
   return `must be ${allowed}; got ${got}`;
 }

@@ -75,6 +75,9 @@ describe('demo services: parameters and the x402 v2 challenge', () => {
       for (const combo of toCombinations(spec)) {
         expect((await request(`${spec.path}?${query(combo)}`)).status).toBe(402);
       }
+      for (const param of spec.params.filter((p) => !p.required)) {
+        expect((await request(`${spec.path}?${query(firstValues(spec))}&${param.name}=`)).status, `${spec.id} ${param.name}=`).toBe(402);
+      }
     }
   });
 });

@@ -45,16 +45,9 @@ const byServiceId = new Map(DEMO_SERVICES.map((service, i) => [service.id, DEMO_
 const purchaseParam: FieldNamer = (_part, field) => `The parameter "${field}"`;
 
 /**
- * A purchase's parameters, validated by the service's own query schema with its defaults applied. A JSON body may give
- * an integer parameter as a number and a missing one as null, where a query string gives text or nothing.
+ * A purchase's parameters, read by the service's own query schema (api/demo/query.ts) with its defaults applied.
  * @example readDemoParams(webSearch, { query_id: 'x402-facilitators' }) // { query_id: 'x402-facilitators', max_results: 5 }
  */
 export function readDemoParams(service: DemoService, given: Record<string, unknown>): Record<string, string | number> {
-  const asQuery = Object.fromEntries(Object.entries(given).map(([name, value]) => [name, toQueryValue(value)]));
-  return readPart(byServiceId.get(service.id)!, 'query', asQuery, purchaseParam) as Record<string, string | number>;
-}
-
-function toQueryValue(value: unknown): unknown {
-  if (value === null || value === '') return undefined;
-  return typeof value === 'number' ? String(value) : value;
+  return readPart(byServiceId.get(service.id)!, 'query', given, purchaseParam) as Record<string, string | number>;
 }
