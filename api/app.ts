@@ -69,7 +69,7 @@ function toRoutes(runtime: Runtime, layer: HttpLayer): Route[] {
   ];
 }
 
-/** What every operation runs with, but the origin and the app, which come with each request. */
+/** What every operation runs with, but what comes with each request (the origin, the app, the client, the URL). */
 export type Runtime = Omit<OperationContext, 'origin' | 'app' | 'client' | 'url'>;
 
 /**

@@ -130,6 +130,7 @@ export function readPart(operation: Operation, part: Part, value: unknown, name:
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
+  // A strict object's unknown key is named as its field, so the message says which one to drop.
   const field = issue.path.length > 0 ? String(issue.path[0]) : issue.code === 'unrecognized_keys' ? issue.keys[0]! : '';
   const missing = field !== '' && (value as Record<string, unknown> | undefined)?.[field] === undefined;
   throw apiError(400, fieldErrorCode(operation, part, field), toMessage(name(part, field), field, issue, missing));

@@ -21,7 +21,7 @@ function toDemoOperation(service: DemoService): Operation {
     group: 'demo',
     summary: `${service.description} x402 v2, ${service.price} USDC on Base Sepolia.`,
     input: { query: service.query, headers: paymentHeader },
-    output: z.record(z.string(), z.unknown()).meta({ description: Object.entries(service.returns).map(([k, v]) => `${k}: ${v}`).join('; ') }),
+    output: z.record(z.string(), z.unknown()).meta({ description: toAnswerDescription(service) }),
     errors: { '400': 'missing_query: a parameter missing, unknown or outside its enum, named; checked before any challenge.' },
     answers: {
       '402': {
@@ -34,6 +34,12 @@ function toDemoOperation(service: DemoService): Operation {
       return (await import('../demo/answer.ts')).answerDemoCall(service, { params: query, payment: headers['payment-signature'], url }, deps);
     },
   });
+}
+
+/** What a paid call answers, field by field as the catalog shows it. */
+function toAnswerDescription(service: DemoService): string {
+  const fields = Object.entries(service.returns).map(([name, type]) => `${name}: ${type}`).join('; ');
+  return `Paid: the answer (PAYMENT-RESPONSE carries the settlement). ${fields}`;
 }
 
 /** Every demo service's operation, in catalog order. */
