@@ -9,6 +9,7 @@ import { recordProbe } from '../data/probes.ts';
 import { makeService } from '../data/testing.ts';
 import type { ServiceInput } from '../data/types.ts';
 import { BatchResult, ErrorResponse, ServiceDetail, ServiceList, Stats } from '../domain/schemas.ts';
+import { SPEC_SERVICES } from './purchase/testing/spec-table.ts';
 import { createTestApp, postJson, TEST_NOW } from './testing.ts';
 
 /** 60 services: a spread of rails, chains and assets; every third one live, every fifth one not live. */
@@ -407,7 +408,7 @@ describe('GET /openapi.json', () => {
       '/api/v1/webhooks', '/api/v1/webhooks/{id}', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test',
       // Owners (api/operations/claims.ts, owners.ts).
       '/api/v1/claims', '/api/v1/claims/{id}/verify', '/api/v1/services/{id}/delist', '/api/v1/services/{id}/relist', '/api/v1/services/{id}/recheck',
-      // The purchase preview (api/purchase/openapi.ts): the catalog, purchases, and one path per demo service.
+      // The purchase preview (api/purchase/operations.ts, api/operations/demo.ts): the catalog, purchases, and one path per demo service.
       '/api/v1/purchase', '/api/v1/purchase/services/{id}', '/api/v1/purchases', '/api/v1/purchases/{id}', '/api/v1/purchases/{id}/approval',
       '/api/v1/purchases/{id}/decline',
       '/api/demo/market', ...['audio-transcription', 'contract-screening', 'image-creation', 'job-search', 'product-search', 'specialist-research',
@@ -430,5 +431,22 @@ describe('GET /openapi.json', () => {
     expect(json.components.schemas.SubmitRequest.properties.endpoint.format).toBe('uri');
     const strict = Object.entries(json.components.schemas).filter(([, schema]) => JSON.stringify(schema).includes('"additionalProperties":false'));
     expect(strict.map(([name]) => name)).toEqual([]);
+  });
+
+  it('describes each demo service with its parameters, the payment header and its 402 challenge, and no MCP tool', async () => {
+    const { request } = createFixtureApp();
+    const { json } = await request('/openapi.json');
+    for (const spec of SPEC_SERVICES) {
+      const operation = json.paths[spec.path].get;
+      const params = operation.parameters.map((p: { in: string; name: string; required?: boolean; schema: { enum?: string[] } }) =>
+        ({ in: p.in, name: p.name, required: p.required ?? false, values: p.schema.enum }));
+      expect(params, spec.id).toEqual([
+        ...spec.params.map((p) => ({ in: 'query', name: p.name, required: p.required, values: p.values.map(String) })),
+        { in: 'header', name: 'payment-signature', required: false, values: undefined },
+      ]);
+      expect(Object.keys(operation.responses).sort(), spec.id).toEqual(['200', '400', '402', '429', '500']);
+      expect(operation.responses['402'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentRequired' });
+      expect(operation['x-mcp-tool'], spec.id).toBeUndefined();
+    }
   });
 });

@@ -6,7 +6,6 @@ import type { DB } from '../data/db.ts';
 import { badgeRoute } from './badge.ts';
 import { readJsonObject } from './body.ts';
 import type { Config } from './config.ts';
-import { demoServiceRoutes } from './demo/routes.ts';
 import { apiError } from './errors.ts';
 import { withDetailLane, type NodeHandler } from './fast-detail.ts';
 import { createHttpLayer, isApiPath, toRequestClient, type HttpLayer } from './http.ts';
@@ -69,12 +68,11 @@ function toRoutes(runtime: Runtime, layer: HttpLayer): Route[] {
     { method: 'GET', path: '/openapi.json', handler: () => openapi },
     ...mcpRoutes(runtime, layer),
     badgeRoute(deps),
-    ...demoServiceRoutes(deps),
   ];
 }
 
-/** What every operation runs with, but the origin and the app, which come with each request. */
-export type Runtime = Omit<OperationContext, 'origin' | 'app' | 'client'>;
+/** What every operation runs with, but what comes with each request (the origin, the app, the client, the URL). */
+export type Runtime = Omit<OperationContext, 'origin' | 'app' | 'client' | 'url'>;
 
 /**
  * An operation as an h3 route: each part of the request read by its schema (the body first read as a JSON object of
@@ -92,7 +90,7 @@ function toRoute(operation: Operation, runtime: Runtime): Route {
         body: operation.input.body ? readPart(operation, 'body', await readJsonObject(event)) : undefined,
       };
       const client = toRequestClient(event.req, runtime.deps.config.trustProxy);
-      return operation.handle(input as never, { ...runtime, origin: toOwnOrigin(event, runtime.deps.config), app: event.app, client });
+      return operation.handle(input as never, { ...runtime, origin: toOwnOrigin(event, runtime.deps.config), app: event.app, client, url: event.url });
     },
   };
 }

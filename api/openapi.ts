@@ -8,7 +8,6 @@ import {
 import { ErrorResponse } from '../domain/schemas.ts';
 import type { BearerScheme, Operation } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
-import { demoServiceOperations } from './purchase/openapi.ts';
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json(ErrorResponse, description);
@@ -47,7 +46,7 @@ function toOpenApiOperation(operation: Operation): ZodOpenApiOperationObject {
     ...(operation.bearer ? { security: [{ [operation.bearer]: [] }] } : {}),
     requestParams: { ...(path ? { path } : {}), ...(query ? { query } : {}), ...(headers ? { header: headers } : {}) },
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-    responses: responses(operation.output, 'The answer.', operation.errors, operation.status),
+    responses: { ...responses(operation.output, 'The answer.', operation.errors, operation.status), ...toAnswers(operation) },
   };
 }
 
@@ -56,7 +55,11 @@ function toPaths(): Record<string, Record<string, ZodOpenApiOperationObject>> {
   for (const operation of OPERATIONS) {
     paths[operation.path] = { ...paths[operation.path], [operation.method.toLowerCase()]: toOpenApiOperation(operation) };
   }
-  return { ...paths, ...demoServiceOperations({ responses, json }) };
+  return paths;
+}
+
+function toAnswers(operation: Operation): ZodOpenApiResponsesObject {
+  return Object.fromEntries(Object.entries(operation.answers ?? {}).map(([status, { schema, description }]) => [status, json(schema, description)]));
 }
 
 /**

@@ -40,6 +40,8 @@ export interface OperationContext {
   app?: Fetchable;
   /** The client's address, as the rate limit counts it (`local` for MCP's stdio, which has one client). */
   client?: string;
+  /** The URL as the client asked for it: a demo service's x402 challenge names it as the resource paid for. */
+  url?: URL;
 }
 
 /** An MCP tool made from an operation: its arguments are the operation's path, query and body fields in one object. */
@@ -77,12 +79,14 @@ export interface Operation<I extends OperationInput = OperationInput> {
   /** With `{name}` placeholders, as OpenAPI writes them. */
   path: string;
   summary: string;
-  /** Which documentation group it belongs to. */
-  group: 'index' | 'purchase';
+  /** Which documentation group it belongs to; the demo services are described by the purchase catalog, not /docs. */
+  group: 'index' | 'purchase' | 'demo';
   input: I;
   output: z.ZodType;
   /** Status -> what it means, for every answer but 200, 429 and 500 (which every operation may give). */
   errors: Record<string, string>;
+  /** Status -> what it means and its shape, for an answer that is not the Error shape (a demo service's 402 challenge). */
+  answers?: Record<string, { description: string; schema: z.ZodType }>;
   /** The secret it needs as `Authorization: Bearer` (OpenAPI's security scheme of that name: api/openapi.ts). */
   bearer?: BearerScheme;
   /** The error code a field's invalid value answers; `invalid_json` for a body, `missing_query` otherwise by default. */
@@ -126,7 +130,8 @@ export function readPart(operation: Operation, part: Part, value: unknown, name:
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const field = issue.path.length > 0 ? String(issue.path[0]) : '';
+  // A strict object's unknown key is named as its field, so the message says which one to drop.
+  const field = issue.path.length > 0 ? String(issue.path[0]) : issue.code === 'unrecognized_keys' ? issue.keys[0]! : '';
   const missing = field !== '' && (value as Record<string, unknown> | undefined)?.[field] === undefined;
   throw apiError(400, fieldErrorCode(operation, part, field), toMessage(name(part, field), field, issue, missing));
 }

@@ -5,6 +5,7 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serveApp } from '../api/app.ts';
 import { DEMO_SERVICES } from '../api/demo/registry.ts';
+import { listDemoParams } from '../api/demo/query.ts';
 import { createTestApp } from '../api/testing.ts';
 import { BEHAVIOURS } from '../scripts/fleet/behaviours.ts';
 import { toPaymentRequiredHeader } from '../scripts/fleet/challenges.ts';
@@ -269,7 +270,7 @@ describe('SSRF guard', () => {
     try {
       const own = new URL(index.url!).origin;
       const demo = DEMO_SERVICES.find((service) => service.id === 'index-demo-web-search')!;
-      const query = new URLSearchParams(Object.entries(demo.params).map(([name, spec]) => [name, String(spec.example)]));
+      const query = new URLSearchParams(listDemoParams(demo.query).map((param) => [param.name, String(param.example)]));
       const demoUrl = `${own}${demo.path}?${query}`;
       const agent = newAgent({ allow: loopback, ownServiceUrls: DEMO_SERVICES.map((service) => `${own}${service.path}`) });
       const redirectTo = (to: string) => probe({ url: `${extra.origin}/redirect?to=${encodeURIComponent(to)}` }, { agent, timeoutMs: 5_000 });

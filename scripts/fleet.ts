@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROBE_TIMEOUT_MS } from '../crawler/probe.ts';
 import { PROJECT_ROOT } from '../project.ts';
+import { seededRandom } from './seeded-random.ts';
 import { BEHAVIOURS, TRUST_BEHAVIOURS, getBehaviourSpec, isBehaviour, type Behaviour, type ExpectedOutcome } from './fleet/behaviours.ts';
 import { toBazaarPage, toMppDocument } from './fleet/directories.ts';
 import {
@@ -90,18 +91,6 @@ const AMOUNTS = ['1000', '5000', '10000', '20000', '50000', '100000'];
 const LATENCY_MEDIAN_MS = 80;
 const LATENCY_SIGMA = 0.9;
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same fleet. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function createPicker(options: FleetOptions, random: () => number): (n: number) => Behaviour {
   const { behaviours } = options;
   if (behaviours !== undefined && behaviours.length > 0) return (n) => behaviours[n % behaviours.length] as Behaviour;
@@ -134,7 +123,7 @@ function toListedPaths(behaviour: Behaviour, options: FleetOptions, random: () =
 }
 
 function createServices(options: FleetOptions, origins: string[], probeTimeoutMs: number): FleetService[] {
-  const random = createRandom(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const pick = createPicker(options, random);
   return origins.map((origin, n) => {
     const behaviour = pick(n);

@@ -8,7 +8,9 @@ import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import { openDatabase } from '../data/db.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
+import { ERROR_CODES } from '../domain/schemas.ts';
 import { PROJECT_ROOT } from '../project.ts';
+import { listMcpTools } from '../site/src/lib/docs.ts';
 
 /**
  * Every curl example in the README, run with curl itself against a fresh server on the embedded default (a new
@@ -87,4 +89,19 @@ describe('the README examples', () => {
     }
     expect(failures).toEqual([]);
   }, 60_000);
+});
+
+describe("the README's lists", () => {
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const named = (text: string) => [...text.matchAll(/`(\w+)`/g)].map((match) => match[1]);
+
+  it('names the MCP tools the server lists, in its order', () => {
+    const list = /also MCP tools \(([^)]*)\)/.exec(readme)?.[1] ?? '';
+    expect(named(list)).toEqual(listMcpTools());
+  });
+
+  it('names every error code the API answers, in ERROR_CODES order', () => {
+    const list = /Errors are .*?the\s+code one of ([^(]*)\(/s.exec(readme)?.[1] ?? '';
+    expect(named(list)).toEqual([...ERROR_CODES]);
+  });
 });

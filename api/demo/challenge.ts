@@ -1,7 +1,7 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import { JsonReply } from '../http.ts';
-import type { DemoService } from './define.ts';
+import type { DemoService } from './service.ts';
 
 /** The `error` of a first, unpaid challenge. */
 export const PAYMENT_REQUIRED = 'Payment required';

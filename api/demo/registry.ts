@@ -1,4 +1,4 @@
-import type { DemoService } from './define.ts';
+import type { DemoService } from './service.ts';
 import { audioTranscription } from './services/audio-transcription.ts';
 import { contractScreening } from './services/contract-screening.ts';
 import { imageCreation } from './services/image-creation.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SPEC_SERVICES, toCombinations, type SpecService } from '../purchase/testing/spec-table.ts';
 import { ErrorResponse } from '../../domain/schemas.ts';
 import { createTestApp } from '../testing.ts';
-import type { DemoContext } from './define.ts';
+import type { DemoContext } from './service.ts';
 import { findDemoService } from './registry.ts';
 
 const PAY_TO = '0x00000000000000000000000000000000000Fee01';
@@ -75,6 +75,9 @@ describe('demo services: parameters and the x402 v2 challenge', () => {
       for (const combo of toCombinations(spec)) {
         expect((await request(`${spec.path}?${query(combo)}`)).status).toBe(402);
       }
+      for (const param of spec.params.filter((p) => !p.required)) {
+        expect((await request(`${spec.path}?${query(firstValues(spec))}&${param.name}=`)).status, `${spec.id} ${param.name}=`).toBe(402);
+      }
     }
   });
 });
@@ -86,8 +89,8 @@ describe('demo services: answers', () => {
   };
   const answer = async (id: string, params: Record<string, string | number>) => {
     const service = findDemoService(id)!;
-    const defaults = Object.fromEntries(Object.entries(service.params).map(([name, spec]) => [name, spec.default!]));
-    return JSON.parse(JSON.stringify(await service.respond({ ...defaults, ...params }, context))) as Record<string, any>;
+    const values = service.query.parse(Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)])));
+    return JSON.parse(JSON.stringify(await service.respond(values, context))) as Record<string, any>;
   };
 
   it.each(SPEC_SERVICES)('$id carries every field of the spec table and differs for every parameter value', async (spec) => {

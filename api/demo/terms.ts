@@ -2,7 +2,7 @@ import type { PaymentRequirements } from '@x402/core/types';
 // viem's utils entry, not all of viem: a demo service's 402, which every probe pass asks for, then costs 12 MB, not 20.
 import { getAddress } from 'viem/utils';
 import type { Config } from '../config.ts';
-import type { DemoService } from './define.ts';
+import type { DemoService } from './service.ts';
 
 /** The payment terms every demo service shares: x402 v2 `exact` in USDC on Base Sepolia. */
 export const DEMO_PAYMENT = {

@@ -18,6 +18,7 @@ import { delistServiceOperation, editServiceOperation, recheckServiceOperation, 
 import { getSubmissionOperation, submitServiceOperation } from './submissions.ts';
 import { checkEndpointOperation } from './check.ts';
 import { listFacilitatorsOperation } from './facilitators.ts';
+import { DEMO_OPERATIONS } from './demo.ts';
 
 /**
  * Every public operation of the API, in the order the documentation lists them: REST routes, `/openapi.json`,
@@ -57,4 +58,5 @@ export const OPERATIONS: readonly Operation[] = [
   getPurchaseOperation,
   approvePurchaseOperation,
   declinePurchaseOperation,
+  ...DEMO_OPERATIONS,
 ];

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import type { Config } from '../config.ts';
-import type { DemoService } from '../demo/define.ts';
-import { toQueryString } from '../demo/params.ts';
+import type { DemoService } from '../demo/service.ts';
+import { listDemoParams, toQueryString } from '../demo/query.ts';
 import { DEMO_SERVICES } from '../demo/registry.ts';
 import { DEMO_PAYMENT, toAssetTerms, toAtomic } from '../demo/terms.ts';
 import type { CatalogService, PurchaseCatalog } from './schemas.ts';
@@ -59,7 +59,8 @@ export function toPurchaseCatalog(terms: Terms, stagingUrl: string, now: Date): 
  */
 export function toCatalogService(service: DemoService, terms: Terms, stagingUrl: string): CatalogService {
   const endpoint = `${stagingUrl}${service.path}`;
-  const examples = Object.fromEntries(Object.entries(service.params).map(([name, spec]) => [name, spec.example]));
+  const params = listDemoParams(service.query);
+  const examples = Object.fromEntries(params.map((param) => [param.name, param.example]));
   return {
     id: service.id,
     name: service.name,
@@ -71,18 +72,18 @@ export function toCatalogService(service: DemoService, terms: Terms, stagingUrl:
     request: {
       method: 'GET',
       endpoint,
-      params: Object.entries(service.params).map(([name, spec]) => ({
-        name,
+      params: params.map((param) => ({
+        name: param.name,
         in: 'query' as const,
-        type: typeof spec.example === 'number' ? ('integer' as const) : ('string' as const),
-        required: spec.required === true,
-        description: spec.description,
-        enum: [...spec.enum],
-        ...(spec.default === undefined ? {} : { default: spec.default }),
-        example: spec.example,
+        type: typeof param.example === 'number' ? ('integer' as const) : ('string' as const),
+        required: param.default === undefined,
+        description: param.description,
+        enum: [...param.values],
+        ...(param.default === undefined ? {} : { default: param.default }),
+        example: param.example,
       })),
       unknown_params: 'rejected',
-      example_url: `${endpoint}?${toQueryString(service, examples)}`,
+      example_url: `${endpoint}?${toQueryString(service.query, examples)}`,
     },
     payment: {
       protocol: DEMO_PAYMENT.protocol,

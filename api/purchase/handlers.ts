@@ -7,10 +7,11 @@ import type { AppDeps } from '../app.ts';
 import type { OperationContext } from '../operation.ts';
 import { apiError } from '../errors.ts';
 import { JsonReply } from '../http.ts';
-import type { DemoService } from '../demo/define.ts';
-import { readDemoParams, toQueryString } from '../demo/params.ts';
+import type { DemoService } from '../demo/service.ts';
+import { toQueryString } from '../demo/query.ts';
 import { findDemoService } from '../demo/registry.ts';
 import { toPaymentRequirements } from '../demo/terms.ts';
+import { readDemoParams } from '../operations/demo.ts';
 import { assertApproval } from './approval.ts';
 import { toCatalogService, toPurchaseCatalog } from './catalog.ts';
 import { payThroughService } from './pay.ts';
@@ -39,7 +40,7 @@ export function createPurchase(request: PurchaseRequest, { deps, origin }: Opera
     {
       service_id: service.id,
       params,
-      resource_url: `${stagingUrl}${service.path}?${toQueryString(service, params)}`,
+      resource_url: `${stagingUrl}${service.path}?${toQueryString(service.query, params)}`,
       amount_atomic: requirements.amount,
       pay_to: requirements.payTo,
       network: requirements.network,

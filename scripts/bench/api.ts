@@ -7,7 +7,8 @@ import { LOAD, runLoad, type LoadResult, type LoadTarget } from './load.ts';
 import { round, type BenchGroup, type Figure } from './report.ts';
 import type { ServerReport } from './instrument.ts';
 import { startServer, type ServerChild } from './server-child.ts';
-import { freshSearches, pick, seededRandom, syntheticId, type Random } from './synthetic.ts';
+import { seededRandom, type Random } from '../seeded-random.ts';
+import { freshSearches, pick, syntheticId } from './synthetic.ts';
 
 const SERVICES = 100_000;
 const MB = 1024 * 1024;

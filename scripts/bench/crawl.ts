@@ -7,8 +7,8 @@
  * generator and the fleet kept off the server's core (outside.ts); then the same pass without checks, to show what they add, and how many days the
  * checks take to cover every listed endpoint at the default interval.
  */
-import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../../api/config.ts';
@@ -16,11 +16,11 @@ import { toDirectoryConfig } from '../../crawler/directories.ts';
 import { discover } from '../../crawler/discover.ts';
 import { toCheckBudget } from '../../crawler/probe-pass.ts';
 import { countCheckedEndpoints } from '../../data/endpoint-checks.ts';
-import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
 import { iterateProbeSlots } from '../../data/crawl.ts';
 import { openDatabase } from '../../data/db.ts';
 import { compiledChild } from './compiled.ts';
-import { measureFreshness, readPassConcurrency } from './freshness.ts';
+import { runProbePass } from './crawl-child.ts';
+import { measureFreshness } from './freshness.ts';
 import { keepOffServerCore, measureServer, reachedRate, startLoadGenerator } from './outside.ts';
 import { round, type BenchGroup } from './report.ts';
 import type { ServerReport } from './instrument.ts';
@@ -28,6 +28,8 @@ import { startServer } from './server-child.ts';
 
 const SERVICES = Number(process.env.BENCH_CRAWL_SERVICES ?? 10_000);
 const LOAD_SECONDS = 8;
+/** The crawl reaches the fleet, which listens on the loopback address. */
+const FLEET = { allowPrivate: '127.0.0.1' };
 /**
  * The loads the API's p99 is measured under in the busy middle of the pass: flat out (the target), and a steady
  * 2,000 requests a second. Each is set against idle at the rate it reached (outside.ts, `reachedRate`).
@@ -62,7 +64,7 @@ export const crawlGroup: BenchGroup = {
       const requestSeconds = expectedMs.reduce((sum, ms) => sum + ms, 0) / 1000;
       // The first pass knows nothing of how long each service takes; every later pass (what `npm start` runs on
       // its schedule) starts the hosts the pass before found slow first. Both are shown; the targets are the later's.
-      const first = await runCrawlChild(databasePath, async () => {});
+      const first = await runProbePass(databasePath, async () => {}, FLEET);
       const firstChecks = countPassChecks(databasePath, first.startedAt, msById);
       const firstBound = (requestSeconds + firstChecks.expectedSeconds) / first.concurrency;
       emit({
@@ -79,10 +81,10 @@ export const crawlGroup: BenchGroup = {
       await loadGenerator.run({ url: api.url, paths, seconds: 2 });
       const idleFlatOut = await measure();
       const during: ServerReport[] = [];
-      const crawl = await runCrawlChild(databasePath, async () => {
+      const crawl = await runProbePass(databasePath, async () => {
         await new Promise((resolve) => setTimeout(resolve, LOAD_DELAY_MS));
         for (const load of API_LOADS) during.push(await measure(load.rps));
-      });
+      }, FLEET);
       // Idle again, at the rate each load reached during the pass.
       const idle: ServerReport[] = [];
       for (const report of during) idle.push(await measure(reachedRate(report, LOAD_SECONDS)));
@@ -111,7 +113,7 @@ export const crawlGroup: BenchGroup = {
       });
 
       // The same scheduled pass without any check beside the probes: what the checks add to a pass.
-      const bare = await runCrawlChild(databasePath, async () => {}, ['--check-budget', '0']);
+      const bare = await runProbePass(databasePath, async () => {}, { ...FLEET, args: ['--check-budget', '0'] });
       const added = crawl.probeSeconds - bare.probeSeconds;
       emit({ label: 'checks add to a pass', value: `${round(added)} s (${round((100 * added) / bare.probeSeconds)} %): ${round(crawl.probeSeconds)} s with, ${round(bare.probeSeconds)} s without` });
       const passesPerDay = 86_400_000 / readConfig({}).probeIntervalMs;
@@ -131,46 +133,6 @@ export const crawlGroup: BenchGroup = {
 };
 
 /**
- * Runs `scripts/crawl.ts --probe-only` as `npm start` schedules it (compiled, capped heap) and, once its probe phase
- * starts, `whileProbing`; times the phase (from its `probes...` line to its `submissions...` line) and what follows
- * it until the child exits (submissions, roll-ups, pruning), samples RSS, and reads the concurrency the pass took
- * from its summary.
- */
-async function runCrawlChild(databasePath: string, whileProbing: () => Promise<unknown>, extraArgs: string[] = []) {
-  const startedAt = new Date().toISOString();
-  const child = spawn(process.execPath, [...CRAWL_HEAP_ARGS, await compiledChild('scripts/crawl.ts'), '--probe-only', ...extraArgs], {
-    env: { ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  deprioritize(child);
-  let summary = '';
-  child.stdout.on('data', (chunk: Buffer) => (summary += chunk.toString()));
-  let peakRssBytes = 0;
-  const sampler = setInterval(() => {
-    const match = /VmRSS:\s+(\d+) kB/.exec(safeRead(`/proc/${child.pid}/status`));
-    if (match) peakRssBytes = Math.max(peakRssBytes, Number(match[1]) * 1024);
-  }, 100);
-  let probeStart = performance.now();
-  let probeEnd: number | undefined;
-  let load: Promise<unknown> = Promise.resolve();
-  child.stderr.on('data', (chunk: Buffer) => {
-    const text = chunk.toString();
-    if (text.includes('probes...')) {
-      probeStart = performance.now();
-      load = whileProbing();
-    }
-    if (text.includes('submissions...')) probeEnd = performance.now();
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const exitedAt = performance.now();
-  clearInterval(sampler);
-  await load;
-  if (code !== 0) throw new Error(`the crawl exited with ${code}`);
-  if (probeEnd === undefined) throw new Error('the crawl never reported the end of its probe phase ("submissions...")');
-  return { probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, startedAt, concurrency: readPassConcurrency(summary) };
-}
-
-/**
  * The endpoint and wildcard checks a pass started at `since` made, and how long the fleet makes them take: an endpoint
  * answers after its service's delay, a random path at once (the fleet's 404 comes before any delay).
  */
@@ -184,13 +146,5 @@ function countPassChecks(databasePath: string, since: string, msById: Map<string
     return { endpoints, wildcards, expectedSeconds };
   } finally {
     db.close();
-  }
-}
-
-function safeRead(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
   }
 }

@@ -7,16 +7,16 @@
  * idle at the rate it reached (outside.ts, `reachedRate`). `BENCH_FRESHNESS_SERVICES` sets the size (0 skips it);
  * `BENCH_FRESHNESS_CONCURRENCY` gives the pass a concurrency.
  */
-import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toServiceId } from '../../crawler/normalize.ts';
-import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
 import { openDatabase } from '../../data/db.ts';
 import { upsertServices } from '../../data/services.ts';
 import type { ServiceInput } from '../../data/types.ts';
 import { compiledChild } from './compiled.ts';
+import { runProbePass } from './crawl-child.ts';
 import { keepOffServerCore, measureServer, reachedRate, startLoadGenerator } from './outside.ts';
 import { round, type BenchGroup } from './report.ts';
 import { startServer } from './server-child.ts';
@@ -54,6 +54,10 @@ export const measureFreshness: BenchGroup['run'] = async (emit) => {
     const pass = await runProbePass(databasePath, async () => {
       await new Promise((resolve) => setTimeout(resolve, LOAD_DELAY_MS));
       during = await measure();
+    }, {
+      allowPrivate: '127.0.0.0/8',
+      args: CONCURRENCY === undefined ? [] : ['--concurrency', CONCURRENCY],
+      defaults: { UV_THREADPOOL_SIZE: '128' },
     });
     const idle = await measure(reachedRate(during, LOAD_SECONDS));
     await api.stop();
@@ -97,64 +101,4 @@ function writeServices(databasePath: string, endpoints: FleetMessage['endpoints'
     upsertServices(db, endpoints.slice(start, start + WRITE_BATCH).map((e, i) => toService(e, start + i)), now);
   }
   db.close();
-}
-
-/**
- * Runs `scripts/crawl.ts --probe-only` as the schedule does; times its probe phase (from its `probes...` line to its
- * `submissions...` line) and what follows until it exits, samples its RSS, and runs `whileProbing` once probes start.
- */
-async function runProbePass(databasePath: string, whileProbing: () => Promise<unknown>) {
-  const concurrency = CONCURRENCY === undefined ? [] : ['--concurrency', CONCURRENCY];
-  const child = spawn(process.execPath, [...CRAWL_HEAP_ARGS, await compiledChild('scripts/crawl.ts'), '--probe-only', ...concurrency], {
-    env: { UV_THREADPOOL_SIZE: '128', ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: '127.0.0.0/8' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  deprioritize(child);
-  let peakRssBytes = 0;
-  let cpuSeconds = 0;
-  const sampler = setInterval(() => {
-    const match = /VmRSS:\s+(\d+) kB/.exec(safeRead(`/proc/${child.pid}/status`));
-    if (match) peakRssBytes = Math.max(peakRssBytes, Number(match[1]) * 1024);
-    // utime and stime, in clock ticks (100 a second on Linux), after the process name in parentheses.
-    const times = safeRead(`/proc/${child.pid}/stat`).split(') ')[1]?.split(' ');
-    if (times) cpuSeconds = (Number(times[11]) + Number(times[12])) / 100;
-  }, 100);
-  let summary = '';
-  let errors = '';
-  child.stdout.on('data', (chunk: Buffer) => (summary += chunk.toString()));
-  let probeStart = performance.now();
-  let probeEnd: number | undefined;
-  let load: Promise<unknown> = Promise.resolve();
-  child.stderr.on('data', (chunk: Buffer) => {
-    const text = chunk.toString();
-    errors = (errors + text).slice(-2_000);
-    if (text.includes('probes...')) {
-      probeStart = performance.now();
-      load = whileProbing();
-    }
-    if (text.includes('submissions...')) probeEnd = performance.now();
-  });
-  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once('exit', (...exit) => resolve(exit)));
-  const exitedAt = performance.now();
-  clearInterval(sampler);
-  await load;
-  if (code !== 0) throw new Error(`the crawl exited with ${code ?? signal}: ${errors}`);
-  if (probeEnd === undefined) throw new Error('the crawl never reported the end of its probe phase ("submissions...")');
-  const [, probed = 0, live = 0] = (/probes: (\d+), live (\d+)/.exec(summary) ?? []).map(Number);
-  return { concurrency: readPassConcurrency(summary), probeSeconds: (probeEnd - probeStart) / 1000, afterSeconds: (exitedAt - probeEnd) / 1000, peakRssBytes, cpuSeconds, probed, live };
-}
-
-/** The probes in flight a crawl's pass took, from its summary (scripts/crawl.ts prints it). */
-export function readPassConcurrency(summary: string): number {
-  const concurrency = Number(/\((\d+) in flight at most\)/.exec(summary)?.[1]);
-  if (!concurrency) throw new Error(`the crawl's summary names no concurrency: ${summary.slice(0, 500)}`);
-  return concurrency;
-}
-
-function safeRead(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
 }

@@ -12,6 +12,7 @@ import { openDatabase } from '../../data/db.ts';
 import { recordProbe } from '../../data/probes.ts';
 import { upsertServices } from '../../data/services.ts';
 import { DEMO_SERVICES } from '../../api/demo/registry.ts';
+import { listDemoParams } from '../../api/demo/query.ts';
 import { LOAD, runLoad, type LoadTarget } from './load.ts';
 import { round, type BenchGroup, type Figure } from './report.ts';
 import { startServer, type ServerChild } from './server-child.ts';
@@ -24,8 +25,8 @@ const MAX_CHALLENGE_COST = 2;
 
 /** Each demo service's first parameter, with every value it takes (the first parameter is always required). */
 const FIRST_PARAMS = DEMO_SERVICES.map((service) => {
-  const [name, spec] = Object.entries(service.params)[0]!;
-  return { service, name, values: spec.enum };
+  const { name, values } = listDemoParams(service.query)[0]!;
+  return { service, name, values };
 });
 /** One unpaid call per demo service and value, rotated. */
 const CHALLENGE_PATHS = FIRST_PARAMS.flatMap(({ service, name, values }) => values.map((value) => `${service.path}?${name}=${value}`));

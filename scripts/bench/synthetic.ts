@@ -4,6 +4,7 @@
  */
 import { toServiceId } from '../../crawler/normalize.ts';
 import type { EndpointInput, Price, ProbeInput, Rail, ServiceInput, SourceRef } from '../../data/types.ts';
+import { seededRandom, type Random } from '../seeded-random.ts';
 
 export const PROBES_PER_SERVICE = 20;
 
@@ -33,20 +34,6 @@ const FAILURES: Array<[number | null, string]> = [[404, 'no payment challenge (H
 /** The newest probe of every service is at most this old; older ones follow every six hours. */
 const LAST_PROBE_MS = Date.parse('2026-11-01T00:00:00.000Z');
 const PROBE_EVERY_MS = 6 * 3600_000;
-
-export type Random = () => number;
-
-/** mulberry32: a small, fast seeded PRNG giving floats in [0, 1). */
-export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceDetail, ServiceList, Stats } from '../../domain/schemas.ts';
+import { ERROR_CODES, ServiceDetail, ServiceList, Stats } from '../../domain/schemas.ts';
 import type { DB } from '../../data/db.ts';
 import { noteFacilitators, recordFacilitatorCheck } from '../../data/facilitators.ts';
 import { recordProbe } from '../../data/probes.ts';
@@ -132,6 +132,8 @@ describe('the built site', () => {
     expect(pageText(site, 'docs/index.html')).toContain("curl -s 'https://index.test/api/v1/services?rail=x402&chain=base&live=true&limit=20'");
     // The MCP section lists the tools from the operations, so a tool added there is listed here.
     expect(read(site, 'docs/index.html')).toContain('<code>get_stats</code>, <code>get_status</code>, <code>get_changes</code>');
+    // The error codes too: every one of ERROR_CODES, each with what it means.
+    for (const code of ERROR_CODES) expect(read(site, 'docs/index.html')).toMatch(new RegExp(`<li><code>${code}</code>: [^<]+\\.</li>`));
     expect(read(site, 'pricing.md')).toContain('Reading the index is free');
     expect(read(site, 'docs/purchase.md')).toContain('## 2. Ask for a purchase');
     expect(read(site, 'llms.txt')).toContain('6 services, 2 of them answered a payment challenge');

@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 interface Segment {
   start_seconds: number;
@@ -60,20 +61,14 @@ export const audioTranscription = defineDemoService({
   simulated: true,
   path: '/api/demo/services/audio-transcription',
   price: '0.01',
-  params: {
-    clip_id: {
-      description: 'Which sample clip to transcribe.',
-      enum: ['standup-2026-09-14', 'customer-call-excerpt', 'podcast-intro'],
-      required: true,
-      example: 'customer-call-excerpt',
-    },
-    format: {
-      description: 'segments: timed segments; text: one speaker-labelled line per segment.',
-      enum: ['segments', 'text'],
-      default: 'segments',
-      example: 'text',
-    },
-  },
+  query: demoQuery({
+    clip_id: oneOf(['standup-2026-09-14', 'customer-call-excerpt', 'podcast-intro'], {
+      description: 'Which sample clip to transcribe.', example: 'customer-call-excerpt',
+    }),
+    format: oneOf(['segments', 'text'], {
+      description: 'segments: timed segments; text: one speaker-labelled line per segment.', example: 'text', default: 'segments',
+    }),
+  }),
   returns: {
     clip: '{id, title, duration_seconds, language, speakers[]}',
     format: 'string: segments or text',

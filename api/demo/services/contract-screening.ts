@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 type Level = 'low' | 'medium' | 'high';
 interface Screening {
@@ -77,14 +78,11 @@ export const contractScreening = defineDemoService({
   simulated: true,
   path: '/api/demo/services/contract-screening',
   price: '0.005',
-  params: {
-    token_id: {
-      description: 'Which sample token to screen.',
-      enum: ['sample-usdc-base', 'sample-meme-token', 'sample-lp-token'],
-      required: true,
-      example: 'sample-meme-token',
-    },
-  },
+  query: demoQuery({
+    token_id: oneOf(['sample-usdc-base', 'sample-meme-token', 'sample-lp-token'], {
+      description: 'Which sample token to screen.', example: 'sample-meme-token',
+    }),
+  }),
   returns: {
     token: '{label, symbol, address, chain}',
     checks: '{verified_source, ownership, upgradeable, mint_authority, transfer_restrictions, liquidity_lock, holder_concentration}',

@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 type Style = 'flat' | 'outline';
 interface Brief {
@@ -57,15 +58,12 @@ export const imageCreation = defineDemoService({
   simulated: true,
   path: '/api/demo/services/image-creation',
   price: '0.02',
-  params: {
-    brief_id: {
-      description: 'Which prepared brief to draw.',
-      enum: ['launch-poster', 'product-icon', 'social-card'],
-      required: true,
-      example: 'social-card',
-    },
-    style: { description: 'The drawing style.', enum: ['flat', 'outline'], default: 'flat', example: 'outline' },
-  },
+  query: demoQuery({
+    brief_id: oneOf(['launch-poster', 'product-icon', 'social-card'], {
+      description: 'Which prepared brief to draw.', example: 'social-card',
+    }),
+    style: oneOf(['flat', 'outline'], { description: 'The drawing style.', example: 'outline', default: 'flat' }),
+  }),
   returns: {
     asset_url: 'string: site-relative path of the SVG',
     width: 'integer (px)',

@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 type Region = 'eu' | 'us' | 'remote';
 /** [title, company, location, remote, salary_range, posted_on] */
@@ -85,15 +86,12 @@ export const jobSearch = defineDemoService({
   simulated: true,
   path: '/api/demo/services/job-search',
   price: '0.003',
-  params: {
-    role_id: {
-      description: 'Which role to search for.',
-      enum: ['solidity-engineer', 'developer-advocate', 'product-designer'],
-      required: true,
-      example: 'developer-advocate',
-    },
-    region: { description: 'Where the job is.', enum: ['eu', 'us', 'remote'], default: 'remote', example: 'eu' },
-  },
+  query: demoQuery({
+    role_id: oneOf(['solidity-engineer', 'developer-advocate', 'product-designer'], {
+      description: 'Which role to search for.', example: 'developer-advocate',
+    }),
+    region: oneOf(['eu', 'us', 'remote'], { description: 'Where the job is.', example: 'eu', default: 'remote' }),
+  }),
   returns: {
     role: 'string',
     region: 'string: eu, us or remote',

@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 /** The one real demo service: a live BTC or ETH quote from a public price source (PRICE_SOURCE_URL). */
 export const marketData = defineDemoService({
@@ -9,9 +10,9 @@ export const marketData = defineDemoService({
   simulated: false,
   path: '/api/demo/market',
   price: '0.01',
-  params: {
-    asset: { description: 'The asset to quote.', enum: ['BTC', 'ETH'], required: true, example: 'ETH' },
-  },
+  query: demoQuery({
+    asset: oneOf(['BTC', 'ETH'], { description: 'The asset to quote.', example: 'ETH' }),
+  }),
   returns: {
     asset: 'string: BTC or ETH',
     price_usd: 'number or null: null when the price source cannot be reached',

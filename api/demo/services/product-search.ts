@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 interface Product {
   name: string;
@@ -53,15 +54,14 @@ export const productSearch = defineDemoService({
   simulated: true,
   path: '/api/demo/services/product-search',
   price: '0.003',
-  params: {
-    query_id: {
-      description: 'Which prepared shopping query.',
-      enum: ['usb-c-hub', 'standing-desk', 'noise-cancelling-headphones'],
-      required: true,
-      example: 'standing-desk',
-    },
-    max_eur: { description: 'Price cap in euros: only products at or under it are returned.', enum: [50, 150, 400], default: 400, example: 150 },
-  },
+  query: demoQuery({
+    query_id: oneOf(['usb-c-hub', 'standing-desk', 'noise-cancelling-headphones'], {
+      description: 'Which prepared shopping query.', example: 'standing-desk',
+    }),
+    max_eur: oneOf([50, 150, 400], {
+      description: 'Price cap in euros: only products at or under it are returned.', example: 150, default: 400,
+    }),
+  }),
   returns: {
     query: 'string',
     filters: '{max_eur, currency}',

@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 interface Research {
   title: string;
@@ -69,20 +70,14 @@ export const specialistResearch = defineDemoService({
   simulated: true,
   path: '/api/demo/services/specialist-research',
   price: '0.02',
-  params: {
-    topic_id: {
-      description: 'Which research topic.',
-      enum: ['stablecoin-settlement-latency', 'agent-payment-rails', 'testnet-facilitators'],
-      required: true,
-      example: 'agent-payment-rails',
-    },
-    depth: {
-      description: 'brief: three findings; standard: five findings plus open questions.',
-      enum: ['brief', 'standard'],
-      default: 'standard',
-      example: 'brief',
-    },
-  },
+  query: demoQuery({
+    topic_id: oneOf(['stablecoin-settlement-latency', 'agent-payment-rails', 'testnet-facilitators'], {
+      description: 'Which research topic.', example: 'agent-payment-rails',
+    }),
+    depth: oneOf(['brief', 'standard'], {
+      description: 'brief: three findings; standard: five findings plus open questions.', example: 'brief', default: 'standard',
+    }),
+  }),
   returns: {
     topic: '{id, title, question}',
     depth: 'string: brief or standard',

@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 type Period = '7d' | '30d';
 interface Activity {
@@ -81,15 +82,12 @@ export const walletBriefing = defineDemoService({
   simulated: true,
   path: '/api/demo/services/wallet-briefing',
   price: '0.003',
-  params: {
-    sample_wallet: {
-      description: 'Which sample wallet to brief.',
-      enum: ['demo-active', 'demo-dormant', 'demo-treasury'],
-      required: true,
-      example: 'demo-active',
-    },
-    period: { description: 'The activity window.', enum: ['7d', '30d'], default: '7d', example: '30d' },
-  },
+  query: demoQuery({
+    sample_wallet: oneOf(['demo-active', 'demo-dormant', 'demo-treasury'], {
+      description: 'Which sample wallet to brief.', example: 'demo-active',
+    }),
+    period: oneOf(['7d', '30d'], { description: 'The activity window.', example: '30d', default: '7d' }),
+  }),
   returns: {
     wallet: '{label, address}',
     period: 'string: 7d or 30d',

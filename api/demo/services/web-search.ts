@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 interface SearchResult {
   title: string;
@@ -56,15 +57,12 @@ export const webSearch = defineDemoService({
   simulated: true,
   path: '/api/demo/services/web-search',
   price: '0.003',
-  params: {
-    query_id: {
-      description: 'Which prepared query to run.',
-      enum: ['x402-facilitators', 'base-sepolia-faucet', 'eip-3009-authorizations'],
-      required: true,
-      example: 'base-sepolia-faucet',
-    },
-    max_results: { description: 'How many results to return.', enum: [3, 5], default: 5, example: 3 },
-  },
+  query: demoQuery({
+    query_id: oneOf(['x402-facilitators', 'base-sepolia-faucet', 'eip-3009-authorizations'], {
+      description: 'Which prepared query to run.', example: 'base-sepolia-faucet',
+    }),
+    max_results: oneOf([3, 5], { description: 'How many results to return.', example: 3, default: 5 }),
+  }),
   returns: {
     query_id: 'string',
     query: 'string: the query as run',

@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 type Device = 'mobile' | 'desktop';
 interface Metrics {
@@ -69,15 +70,12 @@ export const websitePerformance = defineDemoService({
   simulated: true,
   path: '/api/demo/services/website-performance',
   price: '0.005',
-  params: {
-    page_id: {
-      description: 'Which sample page to audit.',
-      enum: ['sample-landing', 'sample-checkout', 'sample-docs'],
-      required: true,
-      example: 'sample-checkout',
-    },
-    device: { description: 'The device profile.', enum: ['mobile', 'desktop'], default: 'mobile', example: 'desktop' },
-  },
+  query: demoQuery({
+    page_id: oneOf(['sample-landing', 'sample-checkout', 'sample-docs'], {
+      description: 'Which sample page to audit.', example: 'sample-checkout',
+    }),
+    device: oneOf(['mobile', 'desktop'], { description: 'The device profile.', example: 'desktop', default: 'mobile' }),
+  }),
   returns: {
     page: '{id, label, url}',
     device: 'string: mobile or desktop',

@@ -1,4 +1,5 @@
-import { defineDemoService, DEMO_OPERATOR } from '../define.ts';
+import { demoQuery, oneOf } from '../query.ts';
+import { defineDemoService, DEMO_OPERATOR } from '../service.ts';
 
 type Section = 'summary' | 'tokenomics' | 'risks';
 interface Extract {
@@ -87,15 +88,12 @@ export const whitepaperExtraction = defineDemoService({
   simulated: true,
   path: '/api/demo/services/whitepaper-extraction',
   price: '0.005',
-  params: {
-    document_id: {
-      description: 'Which sample whitepaper to read.',
-      enum: ['sample-lending-protocol', 'sample-stablecoin'],
-      required: true,
-      example: 'sample-stablecoin',
-    },
-    section: { description: 'Which part to extract.', enum: ['summary', 'tokenomics', 'risks'], default: 'summary', example: 'risks' },
-  },
+  query: demoQuery({
+    document_id: oneOf(['sample-lending-protocol', 'sample-stablecoin'], {
+      description: 'Which sample whitepaper to read.', example: 'sample-stablecoin',
+    }),
+    section: oneOf(['summary', 'tokenomics', 'risks'], { description: 'Which part to extract.', example: 'risks', default: 'summary' }),
+  }),
   returns: {
     document: '{id, title}',
     section: 'string: summary, tokenomics or risks',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Operation, OperationExample } from '../../../api/operation.ts';
 import { OPERATIONS } from '../../../api/operations/index.ts';
+import { ERROR_CODES, type ErrorCode } from '../../../domain/schemas.ts';
 import { shellQuote } from './format.ts';
 
 /**
@@ -148,6 +149,24 @@ export function toMcpConfigs(siteUrl: string): { http: string; stdio: string } {
 /** The MCP tools, in the operations' order: the names `tools/list` answers. */
 export function listMcpTools(): string[] {
   return OPERATIONS.flatMap((operation) => (operation.tool ? [operation.tool.name] : []));
+}
+
+/** What an error code says beyond its name; a record over every code, so a new one cannot go undocumented. */
+const ERROR_NOTES: Readonly<Record<ErrorCode, string>> = {
+  not_found: 'unknown id or path; for a path, "endpoints" lists the paths that exist',
+  invalid_endpoint: "not a public absolute http(s) URL, or not one of the service's endpoints",
+  invalid_json: 'a body that is not the JSON asked for',
+  invalid_ids: "a batch's ids missing, too many or malformed",
+  missing_query: 'a query parameter missing or outside what it allows, named',
+  rate_limited: 'over the limit, with Retry-After',
+  internal_error: 'retry with backoff',
+  unauthorized: 'no bearer secret, or the wrong one',
+  conflict: 'a claim or write that its current state refuses',
+};
+
+/** Every error code the API answers, in `ERROR_CODES` order, with what it says: /docs and /llms.txt list them. */
+export function listErrorCodes(): Array<{ code: ErrorCode; note: string }> {
+  return ERROR_CODES.map((code) => ({ code, note: ERROR_NOTES[code] }));
 }
 
 function toRouteDoc(operation: Operation, origin: string, exampleId: string): RouteDoc {
