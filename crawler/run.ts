@@ -81,7 +81,6 @@ export async function runCrawl(db: DB, options: CrawlOptions): Promise<CrawlSumm
       options.onPhase?.('discovery');
       summary.discovery = await discover(db, options);
       summary.errors.push(...summary.discovery.directories.filter((d) => d.error).map((d) => `${d.kind} ${d.url}: ${d.error}`));
-      await readOriginDocuments(db, options);
     }
     if (options.probe) {
       options.onPhase?.('probes');
@@ -91,6 +90,9 @@ export async function runCrawl(db: DB, options: CrawlOptions): Promise<CrawlSumm
       if (options.facilitators) summary.facilitators = await checkFacilitators(db, { ...options, configured: options.facilitators });
       keepHistoryBounded(db, options.now());
     }
+    // Hosts' own documents after the probes: reading them waits on hosts that may never answer (10 s each), and the
+    // probe pass a start or a schedule promises must not wait behind them. What they list is checked next pass.
+    if (options.discover) await readOriginDocuments(db, options);
     finish(db, summary, options.now(), 'finished');
   } catch (error) {
     summary.errors.push((error as Error).message);
