@@ -2,41 +2,95 @@
  * Free text for the list operation (data/service-list.ts): the SQL that finds a query's words in the services' text.
  */
 
+/** A condition on the services `s`, with its parameters. */
+export interface Condition {
+  sql: string;
+  params: unknown[];
+}
+
 /** The SQL of a search, as conditions on the services `s`. */
 export interface Search {
-  /** Finds every match at once. */
+  /** The matches (the services holding every word) at once. */
   sql: string;
   /** Tests one service, for a walk in list order that stops at a full page. */
   rowSql: string;
   params: unknown[];
+  /**
+   * The partial matches, holding all words but one (toLeastFound; null for one word): `relevance` lists them after
+   * every match, in quality order. They are not counted.
+   */
+  partial: Condition | null;
   /** The text score of a service `s` (higher is a better match: toTextScore), for `relevance`. */
-  score: { sql: string; params: unknown[] };
+  score: Condition;
+  /**
+   * What bounds the score: for each place a word can score (its stem in the names, in the descriptions), a query of
+   * the search index finding one service with it there, and the most a word found there adds (WORD_WEIGHTS).
+   */
+  scoreBound: Array<{ sql: string; params: unknown[]; weight: number }>;
 }
 
 /**
- * Free-text search: every word (or "quoted phrase", as written) must occur, as a substring, in the name, category,
+ * Free-text search: every word (or "quoted phrase", as written) occurs, as a substring, in the name, category,
  * description or an endpoint; a word is looked for by its stem (toQueryWords), and words that carry no topic are
- * left out. Stems of three or more characters are found through the trigram index; shorter ones, which it cannot
- * hold, by a caseless LIKE or GLOB over the same four columns of the rows it stores.
+ * left out. Of two words or more, a service holding all but one of them is a partial match, which `relevance` lists
+ * after every match (toLeastFound). Stems of three or more characters are found through the
+ * trigram index; shorter ones, which it cannot hold, by a caseless LIKE or GLOB over the same four columns of the
+ * rows it stores.
  */
 export function toSearch(q: string): Search | null {
   const words = toQueryWords(q);
   if (words.length === 0) return null;
   const stems = words.map((word) => word.stem);
+  // Scored on the services' own columns: the ranking reads each match's row once, for these and its quality keys.
+  const score = toTextScore(words, { name: 's.name', description: 's.description' });
+  const scoreBound = stems.flatMap((stem) => [
+    { ...toFound(stem, ['name']), weight: WORD_WEIGHTS.nameWord },
+    { ...toFound(stem, ['description']), weight: WORD_WEIGHTS.descriptionWord },
+  ]);
+  const matches = toEveryWord(stems);
+  const least = toLeastFound(words.length);
+  if (least === words.length) return { ...matches, partial: null, score, scoreBound };
+  const found = stems.map((stem) => toFound(stem, SEARCHED_COLUMNS));
+  // Each word's services read once from the index, and counted per service.
+  const held = `SELECT rowid FROM (${found.map((one) => one.sql).join(' UNION ALL ')}) GROUP BY rowid HAVING count(*) = ${least}`;
+  return { ...matches, partial: { sql: `s.rowid IN (${held})`, params: found.flatMap((one) => one.params) }, score, scoreBound };
+}
+
+/**
+ * How many of a query's topical words a service must hold to be listed in `relevance`: all of one word, all but one
+ * of two or more.
+ * Askers word a need in their own words and services in theirs ("sentiment analysis", "analyzes the sentiment of a
+ * text"), so one word missing is common in a relevant service; two missing leave too little of the question.
+ * @example toLeastFound(3) // 2
+ */
+export function toLeastFound(words: number): number {
+  return words >= 2 ? words - 1 : words;
+}
+
+/** The rowids of the search index holding one stem in one of `columns`. */
+function toFound(stem: string, columns: readonly string[]): Condition {
+  if ([...stem].length >= TRIGRAM) {
+    const filter = columns.length < SEARCHED_COLUMNS.length ? `{${columns.join(' ')}} : ` : '';
+    return { sql: 'SELECT rowid FROM services_fts WHERE services_fts MATCH ?', params: [`${filter}${toPhrase(stem)}`] };
+  }
+  const { test, pattern } = toCaseless(stem);
+  return { sql: `SELECT rowid FROM services_fts WHERE ${columns.map((column) => `${column} ${test}`).join(' OR ')}`, params: columns.map(() => pattern) };
+}
+
+const toPhrase = (stem: string) => `"${stem.replaceAll('"', '""')}"`;
+
+/** The services holding every stem: the trigram match of the long ones narrows first, then the short ones are tested. */
+function toEveryWord(stems: readonly string[]): Omit<Search, 'partial' | 'score' | 'scoreBound'> {
   const indexed = stems.filter((stem) => [...stem].length >= TRIGRAM);
   const caseless = stems.filter((stem) => [...stem].length < TRIGRAM).map(toCaseless);
   const tests = caseless.map(({ test }) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${test}`).join(' OR ')})`);
   const testParams = caseless.flatMap(({ pattern }) => SEARCHED_COLUMNS.map(() => pattern));
-  // Scored on the services' own columns: the ranking reads each match's row once, for these and its quality keys.
-  const score = toTextScore(words, { name: 's.name', description: 's.description' });
-  // The trigram match narrows first, so testing the short words on its matches is cheap either way.
-  const match = indexed.map((stem) => `"${stem.replaceAll('"', '""')}"`).join(' AND ');
   const where = [...(indexed.length > 0 ? ['services_fts MATCH ?'] : []), ...tests].join(' AND ');
-  const params = [...(indexed.length > 0 ? [match] : []), ...testParams];
+  const params = [...(indexed.length > 0 ? [indexed.map(toPhrase).join(' AND ')] : []), ...testParams];
   const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${where})`;
-  if (indexed.length > 0) return { sql, rowSql: sql, params, score };
+  if (indexed.length > 0) return { sql, rowSql: sql, params };
   const rowSql = `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${where})`;
-  return { sql, rowSql, params, score };
+  return { sql, rowSql, params };
 }
 
 /** A word of a query: as written (lower-cased), and the stem it is matched by. */
