@@ -22,11 +22,19 @@ export interface Search {
   partial: Condition | null;
   /** The text score of a service `s` (higher is a better match: toTextScore), for `relevance`. */
   score: Condition;
-  /**
-   * What bounds the score: for each place a word can score (its stem in the names, in the descriptions), a query of
-   * the search index finding one service with it there, and the most a word found there adds (WORD_WEIGHTS).
-   */
-  scoreBound: Array<{ sql: string; params: unknown[]; weight: number }>;
+  /** What bounds the score: each place a word can score in (ScorePlace). */
+  scoreBound: ScorePlace[];
+}
+
+/** A place a word can score in: its stem in the names, or in the descriptions. */
+export interface ScorePlace {
+  /** A query of the search index for the services holding the stem there (LIMIT added to ask whether any does). */
+  sql: string;
+  params: unknown[];
+  /** The most a word found there adds (WORD_WEIGHTS). */
+  weight: number;
+  /** The same as a full-text query with a column filter, to combine with others; null for a stem too short for the index. */
+  match: string | null;
 }
 
 /**
@@ -44,8 +52,8 @@ export function toSearch(q: string): Search | null {
   // Scored on the services' own columns: the ranking reads each match's row once, for these and its quality keys.
   const score = toTextScore(words, { name: 's.name', description: 's.description' });
   const scoreBound = stems.flatMap((stem) => [
-    { ...toFound(stem, ['name']), weight: WORD_WEIGHTS.nameWord },
-    { ...toFound(stem, ['description']), weight: WORD_WEIGHTS.descriptionWord },
+    toScorePlace(stem, 'name', WORD_WEIGHTS.nameWord),
+    toScorePlace(stem, 'description', WORD_WEIGHTS.descriptionWord),
   ]);
   const matches = toEveryWord(stems);
   const least = toLeastFound(words.length);
@@ -75,6 +83,11 @@ function toFound(stem: string, columns: readonly string[]): Condition {
   }
   const { test, pattern } = toCaseless(stem);
   return { sql: `SELECT rowid FROM services_fts WHERE ${columns.map((column) => `${column} ${test}`).join(' OR ')}`, params: columns.map(() => pattern) };
+}
+
+function toScorePlace(stem: string, column: string, weight: number): ScorePlace {
+  const found = toFound(stem, [column]);
+  return { ...found, weight, match: [...stem].length >= TRIGRAM ? found.params[0] as string : null };
 }
 
 const toPhrase = (stem: string) => `"${stem.replaceAll('"', '""')}"`;

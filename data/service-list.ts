@@ -20,7 +20,7 @@ import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
 import { toQualityOrder } from './quality.ts';
-import { toSearch, type Condition } from './search.ts';
+import { toSearch, type Condition, type ScorePlace } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
 
 
@@ -75,7 +75,9 @@ interface Relevance {
   key: string;
   ranked: { sql: string; params: unknown[] };
   walked: { sql: string; params: unknown[] };
-  scoreBound: Array<{ sql: string; params: unknown[]; weight: number }>;
+  /** The same walk over the services the search index finds in a full-text query given last (the best score's places). */
+  walkedAmong: { sql: string; params: unknown[] };
+  scoreBound: ScorePlace[];
   /** FROM ... WHERE ... reading the partial matches in quality order (LIMIT and OFFSET added), when the query has any. */
   partial?: { from: string; params: unknown[] };
 }
@@ -200,8 +202,18 @@ function rank(db: DB, cache: ListCache, relevance: Relevance, total: number, nee
  * reaches the end.
  */
 function walkRanking(db: DB, relevance: Relevance, needed: number): Ranking {
-  const best = relevance.scoreBound.reduce((sum, place) =>
-    sum + (cachedStatement(db, `${place.sql} LIMIT 1`).get(...place.params) === undefined ? 0 : place.weight), 0);
+  const places = relevance.scoreBound.filter((place) => cachedStatement(db, `${place.sql} LIMIT 1`).get(...place.params) !== undefined);
+  const best = places.reduce((sum, place) => sum + place.weight, 0);
+  // First among the services that hold every word in every place the best score needs: they alone can reach it.
+  if (places.length > 0 && places.every((place) => place.match !== null)) {
+    const among = cachedStatement(db, relevance.walkedAmong.sql).raw()
+      .iterate(...relevance.walkedAmong.params, places.map((place) => place.match).join(' AND ')) as Iterable<[number, number]>;
+    const first: number[] = [];
+    for (const [rowid, score] of among) {
+      if (score >= best) first.push(rowid);
+      if (first.length >= needed) return { rowids: first, complete: false };
+    }
+  }
   const byScore: number[][] = Array.from({ length: best + 1 }, () => []);
   const walk = cachedStatement(db, relevance.walked.sql).raw().iterate(...relevance.walked.params) as Iterable<[number, number]>;
   for (const [rowid, score] of walk) {
@@ -335,12 +347,15 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     const conditionsOf = (sql: string, params = text.params) => conditions('s.live_rank', 's.id', facets, { sql, params });
     const ranked = conditionsOf(text.sql);
     const walked = conditionsOf(text.rowSql);
+    const walk = (where: Where) => `SELECT s.rowid, ${text.score.sql} AS score ${quality}${toClause(where.sql)} ORDER BY ${QUALITY_ORDER}`;
+    const among = `s.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)`;
     const quality = `FROM services s INDEXED BY services_quality`;
     const partial = text.partial && conditionsOf(text.partial.sql, text.partial.params);
     const relevance: Relevance = {
       key: `${countSql}\u0000${JSON.stringify(countParams)}`,
       ranked: { sql: `SELECT s.rowid FROM services s${toClause(ranked.sql)} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`, params: [...ranked.params, ...text.score.params] },
-      walked: { sql: `SELECT s.rowid, ${text.score.sql} AS score ${quality}${toClause(walked.sql)} ORDER BY ${QUALITY_ORDER}`, params: [...text.score.params, ...walked.params] },
+      walked: { sql: walk(walked), params: [...text.score.params, ...walked.params] },
+      walkedAmong: { sql: walk({ sql: [...walked.sql, among], params: [] }), params: [...text.score.params, ...walked.params] },
       scoreBound: text.scoreBound,
       ...(partial ? { partial: { from: `${quality}${toClause(partial.sql)}`, params: partial.params } } : {}),
     };
