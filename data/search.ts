@@ -17,9 +17,11 @@ export interface Search {
   params: unknown[];
   /**
    * The partial matches, holding all words but one (toLeastFound; null for one word): `relevance` lists them after
-   * every match, in quality order. They are not counted.
+   * every match, in quality order, and they are not counted. `tested` tests each service against every word's
+   * services, read once (for a walk in quality order: cheap when they are many); `held` finds them at once (cheap
+   * when they are few); `words` counts each word's services, to tell which (toPartialBound).
    */
-  partial: Condition | null;
+  partial: { tested: Condition; held: Condition; words: Condition[] } | null;
   /** The text score of a service `s` (higher is a better match: toTextScore), for `relevance`. */
   score: Condition;
   /** What bounds the score: each place a word can score in (ScorePlace). */
@@ -59,9 +61,11 @@ export function toSearch(q: string): Search | null {
   const least = toLeastFound(words.length);
   if (least === words.length) return { ...matches, partial: null, score, scoreBound };
   const found = stems.map((stem) => toFound(stem, SEARCHED_COLUMNS));
-  // Each word's services read once from the index, and counted per service.
-  const held = `SELECT rowid FROM (${found.map((one) => one.sql).join(' UNION ALL ')}) GROUP BY rowid HAVING count(*) = ${least}`;
-  return { ...matches, partial: { sql: `s.rowid IN (${held})`, params: found.flatMap((one) => one.params) }, score, scoreBound };
+  const params = found.flatMap((one) => one.params);
+  const tested = `${found.map((one) => `(s.rowid IN (${one.sql}))`).join(' + ')} = ${least}`;
+  const held = `s.rowid IN (SELECT rowid FROM (${found.map((one) => one.sql).join(' UNION ALL ')}) GROUP BY rowid HAVING count(*) = ${least})`;
+  const sizes = found.map((one) => ({ sql: `SELECT count(*) FROM (${one.sql})`, params: one.params }));
+  return { ...matches, partial: { tested: { sql: tested, params }, held: { sql: held, params }, words: sizes }, score, scoreBound };
 }
 
 /**
@@ -73,6 +77,16 @@ export function toSearch(q: string): Search | null {
  */
 export function toLeastFound(words: number): number {
   return words >= 2 ? words - 1 : words;
+}
+
+/**
+ * At most how many partial matches a query has, from how many services hold each word: each holds all words but one,
+ * so one of the two rarest at least.
+ * @example toPartialBound([5_000, 40, 700]) // 740
+ */
+export function toPartialBound(wordSizes: readonly number[]): number {
+  const [rarest = 0, next = 0] = [...wordSizes].sort((a, b) => a - b);
+  return rarest + next;
 }
 
 /** The rowids of the search index holding one stem in one of `columns`. */

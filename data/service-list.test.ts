@@ -166,6 +166,9 @@ describe('list orders', () => {
     // Of three words, two are needed: buy and wine without red, none of them with one word alone.
     expect(ids(db, 'relevance', { q: 'buy red wine' })).toEqual(['shop-test']);
     expect(ids(db, 'relevance', { q: 'buy wine', live: true })).toEqual(['cellar-test']);
+    // Among a hundred other services, the few partial matches are sorted rather than walked to: the same order.
+    upsertServices(db, Array.from({ length: 100 }, (_, i) => makeService({ id: `other-${i}-test`, name: `Other ${i}`, description: 'Forecasts' })), NOW);
+    for (const limit of [1, 3, 100]) expect(walk(db, 'relevance', { q: 'buy wine' }, limit), `among others by ${limit}`).toEqual(expected);
   });
 
   it('relevance of a common word: ranked only as far as a page needs, in the order a full ranking gives', () => {

@@ -8,10 +8,10 @@
  * `flag:wildcard_402`), driven by the rarest facet asked for; free text reads the trigram index (data/search.ts);
  * `max_price_usd`, `facilitator` and `flags=none` test each service. A page is read one of three ways:
  * - in `live` order driven by a facet, from the facet table's own order;
- * - when the matches are few (or the order is `relevance`), their order is read once and kept, and each page is read
- *   by rowid;
+ * - when the matches are few, their order is read once and kept, and each page is read by rowid;
  * - else by walking the order's own index (migrations 009 and 018) and keeping the matches until the page is full.
- * What every page of one query shares (its counts, a kept order) is cached until a change through this connection,
+ * `relevance` ranks its matches as far as the page needs (readRelevant), then reads its partial matches in quality
+ * order. What every page of one query shares (its counts, a kept order or ranking) is cached until a change through this connection,
  * or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as they are, in
  * that order.
  */
@@ -20,7 +20,7 @@ import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
 import { toQualityOrder } from './quality.ts';
-import { toSearch, type Condition, type ScorePlace } from './search.ts';
+import { toPartialBound, toSearch, type Condition, type ScorePlace } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
 
 
@@ -53,11 +53,8 @@ interface ListQuery {
   /** The counts' SELECT (the facet table alone when it can answer). */
   countSql: string;
   countParams: unknown[];
-  /**
-   * Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are
-   * few (keepsMatchOrder), or always (`relevance`, which only a full ranking can order).
-   */
-  order?: { sql: string; params: unknown[]; always: boolean };
+  /** Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are few (keepsMatchOrder). */
+  order?: { sql: string; params: unknown[] };
   /** FROM ... WHERE ... and ORDER BY reading a page in order from an index (LIMIT and OFFSET added). */
   page: { from: string; by: string; params: unknown[] };
   /** For `relevance`, how its matches are ranked and its partial matches read (readRelevant). */
@@ -78,8 +75,11 @@ interface Relevance {
   /** The same walk over the services the search index finds in a full-text query given last (the best score's places). */
   walkedAmong: { sql: string; params: unknown[] };
   scoreBound: ScorePlace[];
-  /** FROM ... WHERE ... reading the partial matches in quality order (LIMIT and OFFSET added), when the query has any. */
-  partial?: { from: string; params: unknown[] };
+  /**
+   * When the query has partial matches: FROM ... WHERE ... reading them in quality order (ORDER BY, LIMIT and OFFSET
+   * added), walking the quality index (`walked`) or sorting them (`held`), and each word's count of services.
+   */
+  partial?: { walked: Condition; held: Condition; words: Condition[] };
 }
 
 /** The first matches in `relevance` order: all of them (`complete`), or at least as many as some page asked. */
@@ -151,7 +151,7 @@ function readMatches(db: DB, cache: ListCache, plan: ListQuery): Matches {
     if (cache.counts.size >= MAX_CACHED_QUERIES) cache.counts.clear();
     cache.counts.set(countKey, counts);
   }
-  if (!plan.order || !(plan.order.always || keepsMatchOrder(counts.total, cache.services))) return { counts };
+  if (!plan.order || !keepsMatchOrder(counts.total, cache.services)) return { counts };
   const orderKey = `${plan.sort}\u0000${countKey}`;
   let order = cache.orders.get(orderKey);
   if (!order) {
@@ -180,8 +180,12 @@ function readRelevant(db: DB, cache: ListCache, relevance: Relevance, total: num
   if (!relevance.partial || ranking.rowids.length >= needed) return matched;
   const limit = page.limit - matched.rows.length;
   const offset = Math.max(0, page.offset - ranking.rowids.length);
-  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${relevance.partial.from} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`)
-    .all(...relevance.partial.params, limit + 1, offset) as ServiceRow[];
+  const { walked, held, words } = relevance.partial;
+  // Few partial matches are sorted; many are walked in quality order, which soon finds a page of them.
+  const sizes = words.map((word) => cachedStatement(db, word.sql).pluck().get(...word.params) as number);
+  const from = keepsMatchOrder(toPartialBound(sizes), cache.services) ? held : walked;
+  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from.sql} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`)
+    .all(...from.params, limit + 1, offset) as ServiceRow[];
   return { rows: [...matched.rows, ...rows.slice(0, limit)], more: rows.length > limit };
 }
 
@@ -350,14 +354,23 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     const walk = (where: Where) => `SELECT s.rowid, ${text.score.sql} AS score ${quality}${toClause(where.sql)} ORDER BY ${QUALITY_ORDER}`;
     const among = `s.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)`;
     const quality = `FROM services s INDEXED BY services_quality`;
-    const partial = text.partial && conditionsOf(text.partial.sql, text.partial.params);
+    const partial = text.partial && {
+      walked: conditionsOf(text.partial.tested.sql, text.partial.tested.params),
+      held: conditionsOf(text.partial.held.sql, text.partial.held.params),
+    };
     const relevance: Relevance = {
       key: `${countSql}\u0000${JSON.stringify(countParams)}`,
       ranked: { sql: `SELECT s.rowid FROM services s${toClause(ranked.sql)} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`, params: [...ranked.params, ...text.score.params] },
       walked: { sql: walk(walked), params: [...text.score.params, ...walked.params] },
       walkedAmong: { sql: walk({ sql: [...walked.sql, among], params: [] }), params: [...text.score.params, ...walked.params] },
       scoreBound: text.scoreBound,
-      ...(partial ? { partial: { from: `${quality}${toClause(partial.sql)}`, params: partial.params } } : {}),
+      ...(partial ? {
+        partial: {
+          walked: { sql: `${quality}${toClause(partial.walked.sql)}`, params: partial.walked.params },
+          held: { sql: `FROM services s${toClause(partial.held.sql)}`, params: partial.held.params },
+          words: text.partial!.words,
+        },
+      } : {}),
     };
     const page = { from: matches.from, by: QUALITY_ORDER, params: matches.params };
     return { sort: applied, countSql, countParams, relevance, page };
@@ -369,7 +382,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   const walk = conditions('s.live_rank', 's.id', facets, search && { sql: search.rowSql, params: search.params });
   const page = { from: `FROM services s INDEXED BY ${index}${toClause(walk.sql)}`, by, params: walk.params };
   const selective = search !== null || driving !== undefined || rowTests.sql.length > 0;
-  const order = selective ? { sql: `SELECT s.rowid ${matches.from} ORDER BY ${by}`, params: matches.params, always: false } : undefined;
+  const order = selective ? { sql: `SELECT s.rowid ${matches.from} ORDER BY ${by}`, params: matches.params } : undefined;
   return { sort: applied, countSql, countParams, ...(order ? { order } : {}), page };
 }
 
