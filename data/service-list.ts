@@ -105,6 +105,8 @@ interface ListCache {
   orders: Map<string, number[]>;
   /** Rankings in `relevance` order, by query. */
   rankings: Map<string, Ranking>;
+  /** How many services hold a word, by its query: words recur across queries far more than whole queries do. */
+  wordSizes: Map<string, number>;
   /** How many rowids the kept orders and rankings hold together. */
   orderedRowids: number;
   facetSizes: Map<string, number>;
@@ -181,12 +183,25 @@ function readRelevant(db: DB, cache: ListCache, relevance: Relevance, total: num
   const limit = page.limit - matched.rows.length;
   const offset = Math.max(0, page.offset - ranking.rowids.length);
   const { walked, held, words } = relevance.partial;
-  // Few partial matches are sorted; many are walked in quality order, which soon finds a page of them.
-  const sizes = words.map((word) => cachedStatement(db, word.sql).pluck().get(...word.params) as number);
+  // Few partial matches are read by rowid and sorted (NOT INDEXED: the quality index would walk every service to
+  // find them); many are walked in quality order, which soon finds a page of them.
+  const sizes = words.map((word) => sizeOf(db, cache, word));
   const from = keepsMatchOrder(toPartialBound(sizes), cache.services) ? held : walked;
   const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from.sql} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`)
     .all(...from.params, limit + 1, offset) as ServiceRow[];
   return { rows: [...matched.rows, ...rows.slice(0, limit)], more: rows.length > limit };
+}
+
+/** How many services hold a word (a count of its services): kept, or counted now and kept. */
+function sizeOf(db: DB, cache: ListCache, word: Condition): number {
+  const key = `${word.sql}\u0000${JSON.stringify(word.params)}`;
+  let size = cache.wordSizes.get(key);
+  if (size === undefined) {
+    size = cachedStatement(db, word.sql).pluck().get(...word.params) as number;
+    if (cache.wordSizes.size >= MAX_CACHED_QUERIES) cache.wordSizes.clear();
+    cache.wordSizes.set(key, size);
+  }
+  return size;
 }
 
 /** The matches in `relevance` order, at least `needed` of them (or all): kept, or ranked now and kept. */
@@ -277,7 +292,7 @@ function getCache(db: DB): ListCache {
     && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
   const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
   const fresh: ListCache = {
-    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), rankings: new Map(), orderedRowids: 0,
+    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), rankings: new Map(), wordSizes: new Map(), orderedRowids: 0,
     facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services: s.services.pluck().get() as number,
   };
   caches.set(db, fresh);
@@ -367,7 +382,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
       ...(partial ? {
         partial: {
           walked: { sql: `${quality}${toClause(partial.walked.sql)}`, params: partial.walked.params },
-          held: { sql: `FROM services s${toClause(partial.held.sql)}`, params: partial.held.params },
+          held: { sql: `FROM services s NOT INDEXED${toClause(partial.held.sql)}`, params: partial.held.params },
           words: text.partial!.words,
         },
       } : {}),
