@@ -11,9 +11,9 @@
  * - when the matches are few, their order is read once and kept, and each page is read by rowid;
  * - else by walking the order's own index (migrations 009 and 018) and keeping the matches until the page is full.
  * `relevance` ranks its matches as far as the page needs (readRelevant), then reads its partial matches in quality
- * order. What every page of one query shares (its counts, a kept order or ranking) is cached until a change through this connection,
- * or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as they are, in
- * that order.
+ * order. What every page of one query shares (its counts, a kept order or ranking) is cached until a change through
+ * this connection, or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as
+ * they are, in that order.
  */
 import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-query.ts';
 import type { Service, Sort } from '../domain/schemas.ts';
@@ -53,7 +53,10 @@ interface ListQuery {
   /** The counts' SELECT (the facet table alone when it can answer). */
   countSql: string;
   countParams: unknown[];
-  /** Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are few (keepsMatchOrder). */
+  /**
+   * Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are
+   * few (keepsMatchOrder).
+   */
   order?: { sql: string; params: unknown[] };
   /** FROM ... WHERE ... and ORDER BY reading a page in order from an index (LIMIT and OFFSET added). */
   page: { from: string; by: string; params: unknown[] };
@@ -366,9 +369,9 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     const conditionsOf = (sql: string, params = text.params) => conditions('s.live_rank', 's.id', facets, { sql, params });
     const ranked = conditionsOf(text.sql);
     const walked = conditionsOf(text.rowSql);
+    const quality = `FROM services s INDEXED BY services_quality`;
     const walk = (where: Where) => `SELECT s.rowid, ${text.score.sql} AS score ${quality}${toClause(where.sql)} ORDER BY ${QUALITY_ORDER}`;
     const among = `s.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)`;
-    const quality = `FROM services s INDEXED BY services_quality`;
     const partial = text.partial && {
       walked: conditionsOf(text.partial.tested.sql, text.partial.tested.params),
       held: conditionsOf(text.partial.held.sql, text.partial.held.params),
