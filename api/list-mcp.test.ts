@@ -62,6 +62,15 @@ describe('search_services', () => {
     expect(ids(relevance)).toEqual(ids(await rest('q=weather')));
   });
 
+  it('lists the services holding all words but one after the matches, uncounted, as the REST list does', async () => {
+    const partly = ServiceList.parse((await search({ q: 'current weather' })).structuredContent);
+    // a holds both words; c and b weather alone, c first (live and unflagged).
+    expect(ids(partly)).toEqual(['a-test', 'c-test', 'b-test']);
+    expect(partly.counts.total).toBe(1);
+    expect(partly).toMatchObject({ counts: (await rest('q=current%20weather')).counts });
+    expect(ids(partly)).toEqual(ids(await rest('q=current%20weather')));
+  });
+
   it('reads live from the same words as the REST list, and refuses any other value naming them', async () => {
     for (const live of [true, 'yes', 'TRUE', '1', 1]) {
       const list = ServiceList.parse((await search({ live })).structuredContent);

@@ -214,6 +214,12 @@ describe('quality and relevance over HTTP', () => {
       }
       const page = ServiceList.parse(await (await fetch(`${base}/api/v1/services?q=weather`)).json());
       expect(page.page.sort).toBe('relevance');
+      // Two words: the services holding both, ranked; then those holding one, in quality order, past counts.total.
+      const partly = ['flagged-test', 'two-dirs-test', 'one-dir-test', 'dark-test', 'unknown-test'];
+      for (const limit of [1, 2, 5]) expect(await walk('q=weather%20forecast', limit), `two words by ${limit}`).toEqual(partly);
+      const both = ServiceList.parse(await (await fetch(`${base}/api/v1/services?q=weather%20forecast&limit=2`)).json());
+      expect(both.counts.total).toBe(2);
+      expect(both.page.next_offset).toBe(2);
     });
   });
 });

@@ -2,41 +2,122 @@
  * Free text for the list operation (data/service-list.ts): the SQL that finds a query's words in the services' text.
  */
 
+/** A condition on the services `s`, with its parameters. */
+export interface Condition {
+  sql: string;
+  params: unknown[];
+}
+
 /** The SQL of a search, as conditions on the services `s`. */
 export interface Search {
-  /** Finds every match at once. */
+  /** The matches (the services holding every word) at once. */
   sql: string;
   /** Tests one service, for a walk in list order that stops at a full page. */
   rowSql: string;
   params: unknown[];
+  /**
+   * The partial matches, holding all words but one (toLeastFound; null for one word): `relevance` lists them after
+   * every match, in quality order, and they are not counted. `tested` tests each service against every word's
+   * services, read once (for a walk in quality order: cheap when they are many); `held` finds them at once (cheap
+   * when they are few); `words` counts each word's services, to tell which (toPartialBound).
+   */
+  partial: { tested: Condition; held: Condition; words: Condition[] } | null;
   /** The text score of a service `s` (higher is a better match: toTextScore), for `relevance`. */
-  score: { sql: string; params: unknown[] };
+  score: Condition;
+  /** What bounds the score: each place a word can score in (ScorePlace). */
+  scoreBound: ScorePlace[];
+}
+
+/** A place a word can score in: its stem in the names, or in the descriptions. */
+export interface ScorePlace {
+  /** A query of the search index for the services holding the stem there (LIMIT added to ask whether any does). */
+  sql: string;
+  params: unknown[];
+  /** The most a word found there adds (WORD_WEIGHTS). */
+  weight: number;
+  /** The same as a full-text query with a column filter, to combine with others; null for a stem too short for the index. */
+  match: string | null;
 }
 
 /**
- * Free-text search: every word (or "quoted phrase", as written) must occur, as a substring, in the name, category,
+ * Free-text search: every word (or "quoted phrase", as written) occurs, as a substring, in the name, category,
  * description or an endpoint; a word is looked for by its stem (toQueryWords), and words that carry no topic are
- * left out. Stems of three or more characters are found through the trigram index; shorter ones, which it cannot
- * hold, by a caseless LIKE or GLOB over the same four columns of the rows it stores.
+ * left out. Of two words or more, a service holding all but one of them is a partial match, which `relevance` lists
+ * after every match (toLeastFound). Stems of three or more characters are found through the
+ * trigram index; shorter ones, which it cannot hold, by a caseless LIKE or GLOB over the same four columns of the
+ * rows it stores.
  */
 export function toSearch(q: string): Search | null {
   const words = toQueryWords(q);
   if (words.length === 0) return null;
   const stems = words.map((word) => word.stem);
+  // Scored on the services' own columns: the ranking reads each match's row once, for these and its quality keys.
+  const score = toTextScore(words, { name: 's.name', description: 's.description' });
+  const scoreBound = stems.flatMap((stem) => [
+    toScorePlace(stem, 'name', WORD_WEIGHTS.nameWord),
+    toScorePlace(stem, 'description', WORD_WEIGHTS.descriptionWord),
+  ]);
+  const matches = toEveryWord(stems);
+  const least = toLeastFound(words.length);
+  if (least === words.length) return { ...matches, partial: null, score, scoreBound };
+  const found = stems.map((stem) => toFound(stem, SEARCHED_COLUMNS));
+  const params = found.flatMap((one) => one.params);
+  const tested = `${found.map((one) => `(s.rowid IN (${one.sql}))`).join(' + ')} = ${least}`;
+  const held = `s.rowid IN (SELECT rowid FROM (${found.map((one) => one.sql).join(' UNION ALL ')}) GROUP BY rowid HAVING count(*) = ${least})`;
+  const sizes = found.map((one) => ({ sql: `SELECT count(*) FROM (${one.sql})`, params: one.params }));
+  return { ...matches, partial: { tested: { sql: tested, params }, held: { sql: held, params }, words: sizes }, score, scoreBound };
+}
+
+/**
+ * How many of a query's topical words a service must hold to be listed in `relevance`: all of one word, all but one
+ * of two or more.
+ * Askers word a need in their own words and services in theirs ("sentiment analysis", "analyzes the sentiment of a
+ * text"), so one word missing is common in a relevant service; two missing leave too little of the question.
+ * @example toLeastFound(3) // 2
+ */
+export function toLeastFound(words: number): number {
+  return words >= 2 ? words - 1 : words;
+}
+
+/**
+ * At most how many partial matches a query has, from how many services hold each word: each holds all words but one,
+ * so one of the two rarest at least.
+ * @example toPartialBound([5_000, 40, 700]) // 740
+ */
+export function toPartialBound(wordSizes: readonly number[]): number {
+  const [rarest = 0, next = 0] = [...wordSizes].sort((a, b) => a - b);
+  return rarest + next;
+}
+
+/** The rowids of the search index holding one stem in one of `columns`. */
+function toFound(stem: string, columns: readonly string[]): Condition {
+  if ([...stem].length >= TRIGRAM) {
+    const filter = columns.length < SEARCHED_COLUMNS.length ? `{${columns.join(' ')}} : ` : '';
+    return { sql: 'SELECT rowid FROM services_fts WHERE services_fts MATCH ?', params: [`${filter}${toPhrase(stem)}`] };
+  }
+  const { test, pattern } = toCaseless(stem);
+  return { sql: `SELECT rowid FROM services_fts WHERE ${columns.map((column) => `${column} ${test}`).join(' OR ')}`, params: columns.map(() => pattern) };
+}
+
+function toScorePlace(stem: string, column: string, weight: number): ScorePlace {
+  const found = toFound(stem, [column]);
+  return { ...found, weight, match: [...stem].length >= TRIGRAM ? found.params[0] as string : null };
+}
+
+const toPhrase = (stem: string) => `"${stem.replaceAll('"', '""')}"`;
+
+/** The services holding every stem: the trigram match of the long ones narrows first, then the short ones are tested. */
+function toEveryWord(stems: readonly string[]): Omit<Search, 'partial' | 'score' | 'scoreBound'> {
   const indexed = stems.filter((stem) => [...stem].length >= TRIGRAM);
   const caseless = stems.filter((stem) => [...stem].length < TRIGRAM).map(toCaseless);
   const tests = caseless.map(({ test }) => `(${SEARCHED_COLUMNS.map((column) => `${column} ${test}`).join(' OR ')})`);
   const testParams = caseless.flatMap(({ pattern }) => SEARCHED_COLUMNS.map(() => pattern));
-  // Scored on the services' own columns: the ranking reads each match's row once, for these and its quality keys.
-  const score = toTextScore(words, { name: 's.name', description: 's.description' });
-  // The trigram match narrows first, so testing the short words on its matches is cheap either way.
-  const match = indexed.map((stem) => `"${stem.replaceAll('"', '""')}"`).join(' AND ');
   const where = [...(indexed.length > 0 ? ['services_fts MATCH ?'] : []), ...tests].join(' AND ');
-  const params = [...(indexed.length > 0 ? [match] : []), ...testParams];
+  const params = [...(indexed.length > 0 ? [indexed.map(toPhrase).join(' AND ')] : []), ...testParams];
   const sql = `s.rowid IN (SELECT rowid FROM services_fts WHERE ${where})`;
-  if (indexed.length > 0) return { sql, rowSql: sql, params, score };
+  if (indexed.length > 0) return { sql, rowSql: sql, params };
   const rowSql = `EXISTS (SELECT 1 FROM services_fts WHERE services_fts.rowid = s.rowid AND ${where})`;
-  return { sql, rowSql, params, score };
+  return { sql, rowSql, params };
 }
 
 /** A word of a query: as written (lower-cased), and the stem it is matched by. */

@@ -145,6 +145,50 @@ describe('list orders', () => {
     for (const limit of [1, 2]) expect(walk(db, 'relevance', { q: 'search' }, limit)).toEqual(ranked);
   });
 
+  it('relevance: the services holding all words but one after every match, in quality order, and not counted', () => {
+    const db = openTestDatabase();
+    upsertServices(db, [
+      makeService({ id: 'shop-test', name: 'Wine shop', description: 'Buy wine online' }),
+      makeService({ id: 'cellar-test', name: 'Wine cellar', description: 'Rare wines' }),
+      makeService({ id: 'purchase-test', name: 'Purchase wine', description: 'Order bottles' }),
+      makeService({ id: 'buyer-test', name: 'Buy now', description: 'Checkout for shops' }),
+      makeService({ id: 'weather-test', name: 'Weather', description: 'Forecasts' }),
+    ], NOW);
+    recordProbes(db, [probe('cellar-test', true, NOW)]);
+    const asked = listServices(db, { filters: { q: 'buy wine' }, page: ALL, sort: 'relevance' });
+    // shop holds both words; the others one each, live cellar first, then by id.
+    const expected = ['shop-test', 'cellar-test', 'buyer-test', 'purchase-test'];
+    expect(asked.services.map((service) => service.id)).toEqual(expected);
+    expect(asked.counts).toEqual({ total: 1, live: 0, dual_rail: 0 });
+    for (const limit of [1, 2, 3]) expect(walk(db, 'relevance', { q: 'buy wine' }, limit), `by ${limit}`).toEqual(expected);
+    // Every other order lists the matches alone, as counted.
+    expect(ids(db, 'quality', { q: 'buy wine' })).toEqual(['shop-test']);
+    // Of three words, two are needed: buy and wine without red, none of them with one word alone.
+    expect(ids(db, 'relevance', { q: 'buy red wine' })).toEqual(['shop-test']);
+    expect(ids(db, 'relevance', { q: 'buy wine', live: true })).toEqual(['cellar-test']);
+    // Among a hundred other services, the few partial matches are sorted rather than walked to: the same order.
+    upsertServices(db, Array.from({ length: 100 }, (_, i) => makeService({ id: `other-${i}-test`, name: `Other ${i}`, description: 'Forecasts' })), NOW);
+    for (const limit of [1, 3, 100]) expect(walk(db, 'relevance', { q: 'buy wine' }, limit), `among others by ${limit}`).toEqual(expected);
+  });
+
+  it('relevance of a common word: ranked only as far as a page needs, in the order a full ranking gives', () => {
+    const db = openTestDatabase();
+    const number = (i: number) => String(i).padStart(2, '0');
+    // Every service says "data" in its description; three also in their names, d29 of them live.
+    upsertServices(db, Array.from({ length: 30 }, (_, i) => makeService({
+      id: `d${number(i)}-test`, name: [5, 17, 29].includes(i) ? `Data ${number(i)}` : `Service ${number(i)}`,
+    })), NOW);
+    recordProbes(db, ['d10-test', 'd20-test', 'd29-test'].map((id) => probe(id, true, NOW)));
+    const rest = Array.from({ length: 30 }, (_, i) => `d${number(i)}-test`).filter((id) => !['d05-test', 'd10-test', 'd17-test', 'd20-test', 'd29-test'].includes(id));
+    const expected = ['d29-test', 'd05-test', 'd17-test', 'd10-test', 'd20-test', ...rest];
+    expect(ids(db, 'relevance', { q: 'data' })).toEqual(expected);
+    for (const limit of [1, 2, 5, 7]) expect(walk(db, 'relevance', { q: 'data' }, limit), `by ${limit}`).toEqual(expected);
+    const first = listServices(db, { filters: { q: 'data' }, page: { limit: 2, offset: 0 }, sort: 'relevance' });
+    expect(first.services.map((service) => service.id)).toEqual(['d29-test', 'd05-test']);
+    expect(first.more).toBe(true);
+    expect(first.counts.total).toBe(30);
+  });
+
   it('free text: every topical word by its stem, stop words left out, a quoted phrase as written', () => {
     const db = openTestDatabase();
     upsertServices(db, [

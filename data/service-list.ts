@@ -8,19 +8,19 @@
  * `flag:wildcard_402`), driven by the rarest facet asked for; free text reads the trigram index (data/search.ts);
  * `max_price_usd`, `facilitator` and `flags=none` test each service. A page is read one of three ways:
  * - in `live` order driven by a facet, from the facet table's own order;
- * - when the matches are few (or the order is `relevance`), their order is read once and kept, and each page is read
- *   by rowid;
+ * - when the matches are few, their order is read once and kept, and each page is read by rowid;
  * - else by walking the order's own index (migrations 009 and 018) and keeping the matches until the page is full.
- * What every page of one query shares (its counts, a kept order) is cached until a change through this connection,
- * or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as they are, in
- * that order.
+ * `relevance` ranks its matches as far as the page needs (readRelevant), then reads its partial matches in quality
+ * order. What every page of one query shares (its counts, a kept order or ranking) is cached until a change through
+ * this connection, or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as
+ * they are, in that order.
  */
 import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-query.ts';
 import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
 import { toQualityOrder } from './quality.ts';
-import { toSearch } from './search.ts';
+import { toPartialBound, toSearch, type Condition, type ScorePlace } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
 
 
@@ -55,11 +55,40 @@ interface ListQuery {
   countParams: unknown[];
   /**
    * Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are
-   * few (keepsMatchOrder), or always (`relevance`, which only a full ranking can order).
+   * few (keepsMatchOrder).
    */
-  order?: { sql: string; params: unknown[]; always: boolean };
+  order?: { sql: string; params: unknown[] };
   /** FROM ... WHERE ... and ORDER BY reading a page in order from an index (LIMIT and OFFSET added). */
   page: { from: string; by: string; params: unknown[] };
+  /** For `relevance`, how its matches are ranked and its partial matches read (readRelevant). */
+  relevance?: Relevance;
+}
+
+/**
+ * The `relevance` order: the matches by text score, then the quality keys; then the partial matches (data/search.ts)
+ * in quality order. The matches are ranked at once when they are few (`ranked`), else only as far as the page needs:
+ * `walked` reads them in quality order with their scores, and the walk stops once the page's worth hold the best score
+ * any match can have (`scoreBound`), since no service after them in that order can come before them.
+ */
+interface Relevance {
+  /** The query's key among kept rankings. */
+  key: string;
+  ranked: { sql: string; params: unknown[] };
+  walked: { sql: string; params: unknown[] };
+  /** The same walk over the services the search index finds in a full-text query given last (the best score's places). */
+  walkedAmong: { sql: string; params: unknown[] };
+  scoreBound: ScorePlace[];
+  /**
+   * When the query has partial matches: FROM ... WHERE ... reading them in quality order (ORDER BY, LIMIT and OFFSET
+   * added), walking the quality index (`walked`) or sorting them (`held`), and each word's count of services.
+   */
+  partial?: { walked: Condition; held: Condition; words: Condition[] };
+}
+
+/** The first matches in `relevance` order: all of them (`complete`), or at least as many as some page asked. */
+interface Ranking {
+  rowids: number[];
+  complete: boolean;
 }
 
 const statements = preparedOnce({
@@ -77,7 +106,11 @@ interface ListCache {
   /** Counts by query (filters), and kept orders by query and order. */
   counts: Map<string, Counts>;
   orders: Map<string, number[]>;
-  /** How many rowids the kept orders hold together. */
+  /** Rankings in `relevance` order, by query. */
+  rankings: Map<string, Ranking>;
+  /** How many services hold a word, by its query: words recur across queries far more than whole queries do. */
+  wordSizes: Map<string, number>;
+  /** How many rowids the kept orders and rankings hold together. */
   orderedRowids: number;
   facetSizes: Map<string, number>;
   services: number;
@@ -109,7 +142,8 @@ export function listServices(db: DB, query: ServiceQuery): ListServicesResult {
   const cache = getCache(db);
   const plan = toListQuery(query.filters, query.sort, cache.facetSizes);
   const { counts, order } = readMatches(db, cache, plan);
-  const { rows, more } = order ? readInOrder(db, order, query.page) : readPage(db, plan, query.page);
+  const { rows, more } = plan.relevance ? readRelevant(db, cache, plan.relevance, counts.total, query.page)
+    : order ? readInOrder(db, order, query.page) : readPage(db, plan, query.page);
   return { counts, services: rows.map(toService), more, sort: plan.sort };
 }
 
@@ -122,19 +156,94 @@ function readMatches(db: DB, cache: ListCache, plan: ListQuery): Matches {
     if (cache.counts.size >= MAX_CACHED_QUERIES) cache.counts.clear();
     cache.counts.set(countKey, counts);
   }
-  if (!plan.order || !(plan.order.always || keepsMatchOrder(counts.total, cache.services))) return { counts };
+  if (!plan.order || !keepsMatchOrder(counts.total, cache.services)) return { counts };
   const orderKey = `${plan.sort}\u0000${countKey}`;
   let order = cache.orders.get(orderKey);
   if (!order) {
     order = cachedStatement(db, plan.order.sql).pluck().all(...plan.order.params) as number[];
-    if (cache.orders.size >= MAX_CACHED_QUERIES || cache.orderedRowids + order.length > MAX_ORDERED_ROWIDS) {
-      cache.orders.clear();
-      cache.orderedRowids = 0;
-    }
-    cache.orders.set(orderKey, order);
-    cache.orderedRowids += order.length;
+    keep(cache, cache.orders, orderKey, order, order.length);
   }
   return { counts, order };
+}
+
+/** Keeps an order or ranking, first letting go of every kept one when they hold too many. */
+function keep<T>(cache: ListCache, kept: Map<string, T>, key: string, value: T, rowids: number): void {
+  if (kept.size >= MAX_CACHED_QUERIES || cache.orderedRowids + rowids > MAX_ORDERED_ROWIDS) {
+    cache.orders.clear();
+    cache.rankings.clear();
+    cache.orderedRowids = 0;
+  }
+  kept.set(key, value);
+  cache.orderedRowids += rowids;
+}
+
+/** One page in `relevance` order: the ranked matches it covers, then the partial matches it reaches. */
+function readRelevant(db: DB, cache: ListCache, relevance: Relevance, total: number, page: ServicePage): PageRows {
+  const needed = page.offset + page.limit + 1;
+  const ranking = rank(db, cache, relevance, total, needed);
+  const matched = readInOrder(db, ranking.rowids, page);
+  if (!relevance.partial || ranking.rowids.length >= needed) return matched;
+  const limit = page.limit - matched.rows.length;
+  const offset = Math.max(0, page.offset - ranking.rowids.length);
+  const { walked, held, words } = relevance.partial;
+  // Few partial matches are read by rowid and sorted (NOT INDEXED: the quality index would walk every service to
+  // find them); many are walked in quality order, which soon finds a page of them.
+  const sizes = words.map((word) => sizeOf(db, cache, word));
+  const from = keepsMatchOrder(toPartialBound(sizes), cache.services) ? held : walked;
+  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from.sql} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`)
+    .all(...from.params, limit + 1, offset) as ServiceRow[];
+  return { rows: [...matched.rows, ...rows.slice(0, limit)], more: rows.length > limit };
+}
+
+/** How many services hold a word (a count of its services): kept, or counted now and kept. */
+function sizeOf(db: DB, cache: ListCache, word: Condition): number {
+  const key = `${word.sql}\u0000${JSON.stringify(word.params)}`;
+  let size = cache.wordSizes.get(key);
+  if (size === undefined) {
+    size = cachedStatement(db, word.sql).pluck().get(...word.params) as number;
+    if (cache.wordSizes.size >= MAX_CACHED_QUERIES) cache.wordSizes.clear();
+    cache.wordSizes.set(key, size);
+  }
+  return size;
+}
+
+/** The matches in `relevance` order, at least `needed` of them (or all): kept, or ranked now and kept. */
+function rank(db: DB, cache: ListCache, relevance: Relevance, total: number, needed: number): Ranking {
+  const kept = cache.rankings.get(relevance.key);
+  if (kept && (kept.complete || kept.rowids.length >= needed)) return kept;
+  const ranking = keepsMatchOrder(total, cache.services)
+    ? { rowids: cachedStatement(db, relevance.ranked.sql).pluck().all(...relevance.ranked.params) as number[], complete: true }
+    : walkRanking(db, relevance, needed);
+  keep(cache, cache.rankings, relevance.key, ranking, ranking.rowids.length);
+  return ranking;
+}
+
+/**
+ * The first `needed` matches in `relevance` order, read in quality order: each is put with the others of its score,
+ * and the walk stops when the best score any match can have holds `needed` of them; or all matches, ranked, when it
+ * reaches the end.
+ */
+function walkRanking(db: DB, relevance: Relevance, needed: number): Ranking {
+  const places = relevance.scoreBound.filter((place) => cachedStatement(db, `${place.sql} LIMIT 1`).get(...place.params) !== undefined);
+  const best = places.reduce((sum, place) => sum + place.weight, 0);
+  // First among the services that hold every word in every place the best score needs: they alone can reach it.
+  if (places.length > 0 && places.every((place) => place.match !== null)) {
+    const among = cachedStatement(db, relevance.walkedAmong.sql).raw()
+      .iterate(...relevance.walkedAmong.params, places.map((place) => place.match).join(' AND ')) as Iterable<[number, number]>;
+    const first: number[] = [];
+    for (const [rowid, score] of among) {
+      if (score >= best) first.push(rowid);
+      if (first.length >= needed) return { rowids: first, complete: false };
+    }
+  }
+  const byScore: number[][] = Array.from({ length: best + 1 }, () => []);
+  const walk = cachedStatement(db, relevance.walked.sql).raw().iterate(...relevance.walked.params) as Iterable<[number, number]>;
+  for (const [rowid, score] of walk) {
+    const same = byScore[Math.min(score, best)]!;
+    same.push(rowid);
+    if (score >= best && same.length >= needed) return { rowids: same, complete: false };
+  }
+  return { rowids: byScore.reverse().flat(), complete: true };
 }
 
 /**
@@ -186,7 +295,7 @@ function getCache(db: DB): ListCache {
     && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
   const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
   const fresh: ListCache = {
-    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), orderedRowids: 0,
+    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), rankings: new Map(), wordSizes: new Map(), orderedRowids: 0,
     facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services: s.services.pluck().get() as number,
   };
   caches.set(db, fresh);
@@ -219,12 +328,12 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   if (filters.facilitator) pushTo(rowTests, 'instr(lower(s.facilitator), ?) > 0', filters.facilitator);
   if (filters.no_flags) pushTo(rowTests, `s.flags = '[]'`);
 
-  /** The conditions, for services whose live rank and id are `rank` and `key`, testing `tested` facets. */
-  const conditions = (rank: string, key: string, tested: string[], searchSql: string | undefined): Where => {
+  /** The conditions, for services whose live rank and id are `rank` and `key`, testing `tested` facets and `text`. */
+  const conditions = (rank: string, key: string, tested: string[], text: Condition | null): Where => {
     const where: Where = { sql: [], params: [] };
     if (filters.live !== undefined) pushTo(where, `${rank} = ?`, filters.live ? 0 : 1);
     // The search comes before the other tests, so a walk passes over most services on the match alone.
-    if (search && searchSql !== undefined) pushTo(where, searchSql, ...search.params);
+    if (text) pushTo(where, text.sql, ...text.params);
     where.sql.push(...rowTests.sql);
     where.params.push(...rowTests.params);
     for (const facet of tested) {
@@ -240,7 +349,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   let countParams: unknown[];
   let matches: { from: string; params: unknown[] };
   if (driving !== undefined) {
-    const where = conditions('f0.live_rank', 'f0.service_id', facets.slice(1), undefined);
+    const where = conditions('f0.live_rank', 'f0.service_id', facets.slice(1), null);
     const clause = toClause(['f0.facet = ?', ...where.sql]);
     const params = [driving, ...where.params];
     // CROSS JOIN keeps the facet's rows the outer loop whatever the order asked.
@@ -249,26 +358,49 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     countSql = toCountSql('f0.live_rank', 'f0.dual_rail', countFrom);
     countParams = params;
   } else {
-    const where = conditions('s.live_rank', 's.id', facets, search?.sql);
+    const where = conditions('s.live_rank', 's.id', facets, search && { sql: search.sql, params: search.params });
     matches = { from: `FROM services s${toClause(where.sql)}`, params: where.params };
     countSql = toCountSql('s.live_rank', 's.dual_rail', matches.from);
     countParams = where.params;
   }
 
   if (applied === 'relevance') {
-    const where = conditions('s.live_rank', 's.id', facets, search!.sql);
-    const sql = `SELECT s.rowid FROM services s${toClause(where.sql)} ORDER BY ${search!.score.sql} DESC, ${QUALITY_ORDER}`;
+    const text = search!;
+    const conditionsOf = (sql: string, params = text.params) => conditions('s.live_rank', 's.id', facets, { sql, params });
+    const ranked = conditionsOf(text.sql);
+    const walked = conditionsOf(text.rowSql);
+    const quality = `FROM services s INDEXED BY services_quality`;
+    const walk = (where: Where) => `SELECT s.rowid, ${text.score.sql} AS score ${quality}${toClause(where.sql)} ORDER BY ${QUALITY_ORDER}`;
+    const among = `s.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)`;
+    const partial = text.partial && {
+      walked: conditionsOf(text.partial.tested.sql, text.partial.tested.params),
+      held: conditionsOf(text.partial.held.sql, text.partial.held.params),
+    };
+    const relevance: Relevance = {
+      key: `${countSql}\u0000${JSON.stringify(countParams)}`,
+      ranked: { sql: `SELECT s.rowid FROM services s${toClause(ranked.sql)} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`, params: [...ranked.params, ...text.score.params] },
+      walked: { sql: walk(walked), params: [...text.score.params, ...walked.params] },
+      walkedAmong: { sql: walk({ sql: [...walked.sql, among], params: [] }), params: [...text.score.params, ...walked.params] },
+      scoreBound: text.scoreBound,
+      ...(partial ? {
+        partial: {
+          walked: { sql: `${quality}${toClause(partial.walked.sql)}`, params: partial.walked.params },
+          held: { sql: `FROM services s NOT INDEXED${toClause(partial.held.sql)}`, params: partial.held.params },
+          words: text.partial!.words,
+        },
+      } : {}),
+    };
     const page = { from: matches.from, by: QUALITY_ORDER, params: matches.params };
-    return { sort: applied, countSql, countParams, order: { sql, params: [...where.params, ...search!.score.params], always: true }, page };
+    return { sort: applied, countSql, countParams, relevance, page };
   }
   const { by, index } = ORDERS[applied];
   if (applied === 'live' && driving !== undefined) {
     return { sort: applied, countSql, countParams, page: { from: matches.from, by: 'f0.live_rank, f0.service_id', params: matches.params } };
   }
-  const walk = conditions('s.live_rank', 's.id', facets, search?.rowSql);
+  const walk = conditions('s.live_rank', 's.id', facets, search && { sql: search.rowSql, params: search.params });
   const page = { from: `FROM services s INDEXED BY ${index}${toClause(walk.sql)}`, by, params: walk.params };
   const selective = search !== null || driving !== undefined || rowTests.sql.length > 0;
-  const order = selective ? { sql: `SELECT s.rowid ${matches.from} ORDER BY ${by}`, params: matches.params, always: false } : undefined;
+  const order = selective ? { sql: `SELECT s.rowid ${matches.from} ORDER BY ${by}`, params: matches.params } : undefined;
   return { sort: applied, countSql, countParams, ...(order ? { order } : {}), page };
 }
 

@@ -131,7 +131,7 @@ export const ServiceListQuery = z.looseObject({
   live: strictBoolean(
     'true (or 1, yes): only services that answered a payment challenge on the last check; false (or 0, no): the others. In any case.'),
   q: lenient(toWords, z.string(),
-    'Free text over name, category, description and endpoints: every word by its stem (scrape finds scraping; stop words such as a, the, to left out), or "quoted phrase" as written, must occur as a substring, in any case. With q the default order is relevance.'),
+    'Free text over name, category, description and endpoints: every word by its stem (scrape finds scraping; stop words such as a, the, to left out), or "quoted phrase" as written, must occur as a substring, in any case. With q the default order is relevance, which then lists the services holding all words but one (beyond counts.total).'),
   category: lenient(toLowerText, z.string(), 'A category, exactly, in any case (data, ai, search, ...).'),
   max_price_usd: z.preprocess(toNumber, z.number({ error: 'must be a number of US dollars, 0 or more' })
     .min(0, { error: 'must be a number of US dollars, 0 or more' }).optional())

@@ -48,4 +48,12 @@ describe('the search benchmark', () => {
     // DeepL is the one service judged for "translate text", and the list finds it.
     expect(score.perQuery.find((one) => one.q === 'translate text')!.recall20).toBe(1);
   });
+
+  it('finds services that say all of a query but one word: "buy wine" lists the winery that says "purchase wine"', async () => {
+    const queries = readJudgments().filter((query) => query.q === 'buy wine');
+    expect(queries).toHaveLength(1);
+    const score = await scoreList(app.origin, servicesList, queries);
+    expect(score.recall20).toBeGreaterThan(0);
+    expect(score.ndcg10).toBeGreaterThan(0);
+  });
 });

@@ -181,13 +181,20 @@ export function toHomePager(query: HomeQuery, total: number, pageSize = HOME_PAG
 }
 
 /**
- * The status line over the results.
+ * The status line over the results. Services listed past `total` are a search's partial matches (holding all its
+ * words but one), which the best-match order lists after the counted ones.
  * @example toStatus(703, 1, 100, false) // 'Showing 1–100 of 703 services'
+ * @example toStatus(2, 1, 7, true) // 'Showing 1–7: 2 services match every word; 5 services here hold all words but one.'
  */
 export function toStatus(total: number, from: number, to: number, filtered: boolean): string {
-  if (total === 0) return filtered ? 'No services match these filters.' : 'The index is empty.';
-  if (to < from) return `No services on this page; ${plural(total, 'service')} match.`;
+  if (to < from) {
+    if (total === 0) return filtered ? 'No services match these filters.' : 'The index is empty.';
+    return `No services on this page; ${plural(total, 'service')} match.`;
+  }
   const range = from === to ? `${from}` : `${from}–${to}`;
+  const partial = to - Math.max(total, from - 1);
+  const match = (count: number) => `${plural(count, 'service')} ${count === 1 ? 'matches' : 'match'}`;
+  if (partial > 0) return `Showing ${range}: ${match(total)} every word; ${plural(partial, 'service')} here ${partial === 1 ? 'holds' : 'hold'} all words but one.`;
   return `Showing ${range} of ${plural(total, 'service')}${filtered ? ' matching' : ''}`;
 }
 

@@ -60,6 +60,10 @@ describe('home.ts', () => {
     expect(isFilteredQuery({ ...EMPTY_QUERY, offset: 100 })).toBe(true);
     expect(toStatus(703, 101, 200, false)).toBe('Showing 101–200 of 703 services');
     expect(toStatus(5, 101, 100, true)).toBe('No services on this page; 5 services match.');
+    // Past the counted matches, a search's partial matches (all words but one) are said to be so.
+    expect(toStatus(2, 1, 7, true)).toBe('Showing 1–7: 2 services match every word; 5 services here hold all words but one.');
+    expect(toStatus(1, 1, 2, true)).toBe('Showing 1–2: 1 service matches every word; 1 service here holds all words but one.');
+    expect(toStatus(0, 1, 0, true)).toBe('No services match these filters.');
   });
 
   it('reads the sort and the newer filters leniently: only values the list API accepts are kept, never an error', () => {
