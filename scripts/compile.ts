@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { BUILD_DIR, compiledPath, PROJECT_ROOT } from '../project.ts';
 
 /** What `npm start` runs, from the project root. */
-export const PRODUCTION_ENTRIES = ['server/main.ts', 'scripts/crawl.ts', 'scripts/deliver.ts'];
+export const PRODUCTION_ENTRIES = ['server/main.ts', 'scripts/crawl.ts', 'scripts/deliver.ts', 'scripts/node-args.ts'];
 
 /**
  * Compiles TypeScript entry points (from the project root) into `.build/`; answers their compiled paths.
