@@ -1,7 +1,7 @@
 import { getQuery, getRouterParams, H3, toRequest, type H3Event } from 'h3';
 import { serve, type Server, type ServerOptions, type ServerRequest } from 'srvx';
 import { createDetailCache } from '../data/detail-cache.ts';
-import type { DnsResolver } from '../crawler/dns.ts';
+import type { DnsResolver } from '../net/dns.ts';
 import type { DB } from '../data/db.ts';
 import { badgeRoute } from './badge.ts';
 import { readJsonObject } from './body.ts';

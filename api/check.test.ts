@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { CHECK_FLEET, startCheckFleet } from '../crawler/testing/check-fleet.ts';
 import { toServiceId } from '../crawler/normalize.ts';
 import { upsertServices } from '../data/services.ts';

@@ -1,5 +1,5 @@
-import { parseDnsServers } from '../crawler/dns.ts';
-import { parseAllowList, type AllowList } from '../crawler/targets.ts';
+import { parseDnsServers } from '../net/dns.ts';
+import { parseAllowList, type AllowList } from '../net/guard.ts';
 
 /** Every setting of the server, each with a working default. */
 export interface Config {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toDirectoryConfig } from '../crawler/directories.ts';
 import { createProbeAgent, type ProbeAgent } from '../crawler/probe.ts';
 import { runCrawl } from '../crawler/run.ts';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { openDatabase, type DB } from '../data/db.ts';
 import { Endpoint, EndpointList, ErrorResponse, ServiceDetail, ServiceList } from '../domain/schemas.ts';
 import { TEMPO_USDC, toPaymentRequiredHeader, toTempoChallenge, toV1Requirement } from '../scripts/fleet/challenges.ts';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFacilitators } from '../crawler/facilitators.ts';
 import { createProbeAgent, type ProbeAgent } from '../crawler/probe.ts';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { FacilitatorList } from '../domain/facilitators.ts';

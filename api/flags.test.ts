@@ -3,7 +3,7 @@ import { toDirectoryConfig } from '../crawler/directories.ts';
 import { toServiceId } from '../crawler/normalize.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
 import { runCrawl } from '../crawler/run.ts';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { FLAGS, ServiceDetail, ServiceList } from '../domain/schemas.ts';
 import { TRUST_BEHAVIOURS, type Behaviour } from '../scripts/fleet/behaviours.ts';
 import { startFleet, type Fleet } from '../scripts/fleet.ts';

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { H3Event, Middleware } from 'h3';
 import { FastResponse, type ServerRequest } from 'srvx';
-import { toIPv6Groups } from '../crawler/targets.ts';
+import { toIPv6Groups } from '../net/guard.ts';
 import { digest } from '../data/digest.ts';
 import { apiError, toErrorBody, type ErrorRendering } from './errors.ts';
 import type { RateLimiter } from './ratelimit.ts';

@@ -1,4 +1,4 @@
-import { createDnsResolver } from '../crawler/dns.ts';
+import { createDnsResolver } from '../net/dns.ts';
 import type { AppDeps } from './app.ts';
 
 /*

@@ -1,4 +1,4 @@
-import { createDnsResolver, toLookupFunction, type DnsResolver } from '../crawler/dns.ts';
+import { createDnsResolver, toLookupFunction, type DnsResolver } from '../net/dns.ts';
 import type { ProbeAgent, probeEndpoint } from '../crawler/probe.ts';
 import type { AppDeps } from './app.ts';
 import { apiError } from './errors.ts';

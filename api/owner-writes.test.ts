@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { listChanges, recordChange } from '../data/changes.ts';
 import { createClaim, verifyClaim } from '../data/claims.ts';
 import { openDatabase } from '../data/db.ts';

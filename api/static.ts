@@ -4,7 +4,7 @@ import { join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { H3Event } from 'h3';
 import type { Purchase } from './purchase/schemas.ts';
-import { ASSET_CACHE, ASSET_DIR, FILE_TYPES as TYPES, PAGE_CACHE, toContentType } from '../site/build/headers.ts';
+import { ASSET_CACHE, ASSET_DIR, FILE_TYPES as TYPES, PAGE_CACHE, toContentType } from './release-headers.ts';
 import { fastResponse, matchesEtag } from './http.ts';
 
 /**

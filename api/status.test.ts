@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toDirectoryConfig } from '../crawler/directories.ts';
 import { createProbeAgent, type ProbeAgent } from '../crawler/probe.ts';
 import { runCrawl } from '../crawler/run.ts';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { OFFLINE_NOTICE } from '../data/crawl-status.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsResolver } from '../crawler/dns.ts';
-import { startTestDnsServer } from '../crawler/testing/dns-server.ts';
+import { createDnsResolver } from '../net/dns.ts';
+import { startTestDnsServer } from '../net/testing/dns-server.ts';
 import { SubmitResult } from '../domain/schemas.ts';
 import { SUBMIT_LOOKUP_TIMEOUT_MS, SUBMIT_LOOKUPS_PER_CLIENT } from './lookup-gate.ts';
 import { createTestApp, postJson } from './testing.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { ErrorResponse, Submission, SubmitResult } from '../domain/schemas.ts';
 import { createTestApp, postJson } from './testing.ts';
 

@@ -9,7 +9,7 @@ import type { Behaviour } from '../scripts/fleet/behaviours.ts';
 import { MAIN_PATH, serveService, type FleetService, type ServeContext } from '../scripts/fleet/serve.ts';
 import { createProbeAgent, type ProbeAgent } from './probe.ts';
 import { runCrawl } from './run.ts';
-import { parseAllowList } from './targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 
 /*
  * The change log as the crawler writes it, against fleet services (scripts/fleet/) on loopback whose behaviour this

@@ -10,7 +10,7 @@ import { toServiceId } from './normalize.ts';
 import { createProbeAgent, type ProbeAgent } from './probe.ts';
 import { NOT_PROBED_TEMPLATE } from './probe-pass.ts';
 import { runCrawl } from './run.ts';
-import { parseAllowList } from './targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 
 /*
  * Flags and endpoint checks against the fleet's real servers: a host per flag and per endpoint behaviour beside clean

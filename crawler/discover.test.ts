@@ -9,7 +9,7 @@ import { describeFailedDirectories, discover } from './discover.ts';
 import { DEFAULT_DIRECTORIES, toDirectoryConfig } from './directories.ts';
 import { createProbeAgent } from './probe.ts';
 import { runCrawl } from './run.ts';
-import { parseAllowList } from './targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 
 const bazaar = JSON.parse(readFileSync(new URL('./sources/fixtures/bazaar-resources.excerpt.json', import.meta.url), 'utf8'));
 const mpp = readFileSync(new URL('./sources/fixtures/mpp-services.excerpt.json', import.meta.url), 'utf8');

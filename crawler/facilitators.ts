@@ -9,7 +9,7 @@ import type { FacilitatorKind } from '../domain/facilitators.ts';
 import { DirectoryError, fetchJson } from './fetch-json.ts';
 import type { ProbeAgent } from './probe.ts';
 import { isRecord, readText } from './sources/read.ts';
-import { assertPublicUrl, TargetError } from './targets.ts';
+import { assertPublicUrl, TargetError } from '../net/guard.ts';
 
 /** A facilitator is asked at most this often. */
 export const FACILITATOR_CHECK_EVERY_MS = 3_600_000;

@@ -15,7 +15,7 @@ import type { DiscoveredEndpoint } from './discovered.ts';
 import { fetchJson } from './fetch-json.ts';
 import type { ProbeAgent } from './probe.ts';
 import { parseOpenApi, parseWellKnown } from './sources/wellknown.ts';
-import { assertPublicUrl } from './targets.ts';
+import { assertPublicUrl } from '../net/guard.ts';
 
 export const ORIGIN_READ_TIMEOUT_MS = 10_000;
 export const MAX_ORIGIN_DOCUMENT_BYTES = 256 * 1024;

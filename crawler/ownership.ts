@@ -1,11 +1,11 @@
 import { request, type Dispatcher } from 'undici';
-import type { DnsResolver } from './dns.ts';
-import { assertPublicUrl, TargetError, type AllowList } from './targets.ts';
+import type { DnsResolver } from '../net/dns.ts';
+import { assertPublicUrl, TargetError, type AllowList } from '../net/guard.ts';
 
 /*
  * The check behind a claim (DESIGN.md "Owners and operators"): does the host serve the claim's token at its
  * well-known path, or publish it in a TXT record? Reaching out to an owner's host lives here, beside the prober, for
- * the same reason: crawler/ is the one folder that reaches services, through the SSRF guard (crawler/targets.ts).
+ * the same reason: crawler/ is the one folder that reaches services, through the SSRF guard (net/guard.ts).
  */
 
 /** Where the owner serves the token, on the host of the service's main endpoint. */

@@ -7,7 +7,7 @@ import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { createProbeAgent, type ProbeAgent } from './probe.ts';
 import { MAX_PROBE_CONCURRENCY, MIN_PROBE_CONCURRENCY, probePass, toPassConcurrency } from './probe-pass.ts';
-import { parseAllowList } from './targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 
 // Four hosts (one port each) answering an x402 v1 challenge, each request logged in arrival order.
 const arrivals: string[] = [];

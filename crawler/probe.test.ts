@@ -11,7 +11,7 @@ import { BEHAVIOURS } from '../scripts/fleet/behaviours.ts';
 import { toPaymentRequiredHeader } from '../scripts/fleet/challenges.ts';
 import { startFleet, type Fleet } from '../scripts/fleet.ts';
 import { createProbeAgent, probeEndpoint, shouldRetry, type ProbeAgent, type ProbeOptions, type ProbeTarget } from './probe.ts';
-import { parseAllowList } from './targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 
 const TIMEOUT_MS = 500;
 const loopback = parseAllowList('127.0.0.1');

@@ -11,7 +11,7 @@ import { Agent, Client, buildConnector, type Dispatcher } from 'undici';
 import type { ProbeInput } from '../data/types.ts';
 import type { ChallengeSignal } from './challenge.ts';
 import { classifyProbe, type ProbeFacts, type ProbeFailure, type ProbeTerms } from './classify.ts';
-import { TargetError, assertPublicUrl, createGuardedLookup, type AllowList } from './targets.ts';
+import { TargetError, assertPublicUrl, createGuardedLookup, type AllowList } from '../net/guard.ts';
 
 /** Default total time for one probe, redirects, retry and fallback included. */
 export const PROBE_TIMEOUT_MS = 10_000;

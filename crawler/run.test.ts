@@ -18,7 +18,7 @@ import { toServiceId } from './normalize.ts';
 import { createProbeAgent, type ProbeAgent } from './probe.ts';
 import { runCrawl } from './run.ts';
 import { processSubmissions } from './submissions.ts';
-import { parseAllowList } from './targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import acpMerchants from './sources/acp-merchants.json' with { type: 'json' };
 
 // Generous: the suite runs beside browser tests on 2 cores, and a POST-only probe makes two requests.

@@ -1,16 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
+import { CRAWL_PROCESS } from '../processes.ts';
 import { compiledPath, PROJECT_ROOT, RUNS_COMPILED } from '../project.ts';
 
 const CRAWL_SCRIPT = 'scripts/crawl.ts';
-
-/**
- * A crawl child's heap is capped so V8 collects the probes' garbage early instead of growing (uncapped, a
- * 10,000-service pass peaks near 450 MB of mostly garbage; capped, near 160 MB). 8 MB semi-spaces spend less of
- * a busy pass scavenging than 2 MB did, for about 10 MB more.
- */
-export const CRAWL_HEAP_ARGS = ['--max-old-space-size=128', '--max-semi-space-size=8'];
 
 /**
  * A crawl's SQLite page cache, in KiB: half better-sqlite3's default. A pass reads and writes one service at a time,
@@ -21,13 +15,13 @@ export const CRAWL_CACHE_KIB = 8_000;
 
 /**
  * The node arguments that run one crawl: its compiled JavaScript with plain node when this process runs compiled
- * (`npm start`), else its TypeScript source under tsx (tests); with the capped heap either way.
+ * (`npm start`), else its TypeScript source under tsx (tests); with the crawl's node flags either way (processes.ts).
  * @example spawn(process.execPath, [...crawlNodeArgs(), '--probe-only']);
  */
 export function crawlNodeArgs(): string[] {
   return RUNS_COMPILED
-    ? [...CRAWL_HEAP_ARGS, compiledPath(CRAWL_SCRIPT)]
-    : ['--import', 'tsx', ...CRAWL_HEAP_ARGS, join(PROJECT_ROOT, CRAWL_SCRIPT)];
+    ? [...CRAWL_PROCESS.nodeArgs, compiledPath(CRAWL_SCRIPT)]
+    : ['--import', 'tsx', ...CRAWL_PROCESS.nodeArgs, join(PROJECT_ROOT, CRAWL_SCRIPT)];
 }
 
 /** The crawl yields the CPU to the API it runs beside: readers must not wait on a probe pass. */
@@ -80,8 +74,7 @@ export function startCrawlSchedule(options: CrawlScheduleOptions): () => Promise
     if (discover) lastDiscoveryMs = Date.now();
     // --brief: the console of a long-running server gets one line for the directories that failed, not one each.
     child = spawn(process.execPath, [...crawlNodeArgs(), '--brief', ...(discover ? [] : ['--probe-only'])], {
-      // One resolver thread per probe in flight (MAX_PROBE_CONCURRENCY), so no probe waits for another's lookup.
-      env: { UV_THREADPOOL_SIZE: '128', ...options.env },
+      env: { ...CRAWL_PROCESS.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     deprioritize(child);

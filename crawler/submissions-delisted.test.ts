@@ -6,7 +6,7 @@ import { getSubmission, submitService } from '../data/submissions.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { createProbeAgent } from './probe.ts';
 import { processSubmissions } from './submissions.ts';
-import { parseAllowList } from './targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 
 describe('a submission of a delisted host', () => {
   it('is rejected by the crawl, with the reason, and never lists the host again', async () => {

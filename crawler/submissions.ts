@@ -12,7 +12,7 @@ import { UNKNOWN_PRICE } from './normalize.ts';
 import { probeEndpoint, type ProbeAgent } from './probe.ts';
 import { readText } from './sources/read.ts';
 import { parseOpenApi, parseWellKnown } from './sources/wellknown.ts';
-import { assertPublicUrl } from './targets.ts';
+import { assertPublicUrl } from '../net/guard.ts';
 
 export interface SubmissionsSummary {
   probed: number;

@@ -11,12 +11,12 @@ import { build } from 'esbuild';
 import { BUILD_DIR, compiledPath, PROJECT_ROOT } from '../project.ts';
 
 /** What `npm start` runs, from the project root. */
-export const PRODUCTION_ENTRIES = ['api/server.ts', 'scripts/crawl.ts', 'scripts/deliver.ts'];
+export const PRODUCTION_ENTRIES = ['server/main.ts', 'scripts/crawl.ts', 'scripts/deliver.ts', 'scripts/node-args.ts'];
 
 /**
  * Compiles TypeScript entry points (from the project root) into `.build/`; answers their compiled paths.
  * Earlier chunks are left in place: a running server may still import them.
- * @example const [server] = await compile(['api/server.ts']); // '/srv/psi/.build/api/server.mjs'
+ * @example const [server] = await compile(['server/main.ts']); // '/srv/psi/.build/server/main.mjs'
  */
 export async function compile(entries: string[]): Promise<string[]> {
   await build({

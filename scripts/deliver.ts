@@ -4,7 +4,7 @@
  * on SIGTERM, or when its stdin (a pipe from the parent) closes, as it does when the parent is killed outright.
  */
 import { readConfig } from '../api/config.ts';
-import { createDnsResolver, toLookupFunction } from '../crawler/dns.ts';
+import { createDnsResolver, toLookupFunction } from '../net/dns.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
 import { openDatabase } from '../data/db.ts';
 import { startDeliveryWorker } from '../webhooks/worker.ts';

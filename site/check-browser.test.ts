@@ -4,7 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { startCheckFleet } from '../crawler/testing/check-fleet.ts';
 import { noteFacilitators, recordFacilitatorCheck } from '../data/facilitators.ts';
 import { createSite } from './build/site.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveApp } from '../api/app.ts';
 import { createTestApp } from '../api/testing.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { recordChange } from '../data/changes.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService } from '../data/testing.ts';

@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from '../project.ts';
 import { startReceiver } from './testing.ts';
 
 /*
- * At least once across restarts: the real server (api/server.ts, which runs the delivery worker as its child) is
+ * At least once across restarts: the real server (server/main.ts, which runs the delivery worker as its child) is
  * killed with SIGKILL while delivering to a slow receiver, then started again on the same database; every change
  * reaches the receiver, verified, and the worker of the killed server delivers nothing after it died.
  */
@@ -28,7 +28,7 @@ afterAll(() => {
 });
 
 async function startServer(): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'api/server.ts'), '--no-crawl'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'server/main.ts'), '--no-crawl'], {
     env: { ...process.env, PORT: '0', DATABASE_PATH: databasePath, DIST_DIR: join(dir, 'dist'), ALLOW_PRIVATE_TARGETS: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

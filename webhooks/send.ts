@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { request, type Dispatcher } from 'undici';
-import { assertPublicUrl, TargetError, type AllowList } from '../crawler/targets.ts';
+import { assertPublicUrl, TargetError, type AllowList } from '../net/guard.ts';
 
 /** A receiver has this long to answer a delivery (DESIGN.md: a 2xx within 10 s is delivered). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -26,7 +26,7 @@ export interface SendResult {
 /**
  * Sends one delivery, signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`), and
  * answers whether it was delivered (a 2xx within DELIVERY_TIMEOUT_MS). Never throws. A literal private address is
- * refused here; a host name is checked at connect time by the dispatcher's guarded lookup (crawler/targets.ts), so
+ * refused here; a host name is checked at connect time by the dispatcher's guarded lookup (net/guard.ts), so
  * a receiver whose name later resolves to a private address gets nothing. Redirects are not followed.
  * @example await sendMessage(message, { dispatcher: createProbeAgent({ allow }).dispatcher, allow })
  */

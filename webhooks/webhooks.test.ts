@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serveApp } from '../api/app.ts';
 import { createTestApp, TEST_NOW } from '../api/testing.ts';
-import { parseAllowList } from '../crawler/targets.ts';
+import { parseAllowList } from '../net/guard.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
 import { recordChange } from '../data/changes.ts';
 import { upsertServices } from '../data/services.ts';

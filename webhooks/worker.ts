@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import type { AllowList } from '../crawler/targets.ts';
+import type { AllowList } from '../net/guard.ts';
 import type { DB } from '../data/db.ts';
 import {
   fanOutChanges, listDueDeliveries, pruneDeliveries, recordAttempt, type Attempt, type DueDelivery,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CheckResult } from '../../domain/check.ts';
 import { toServiceId } from '../../crawler/normalize.ts';
-import { assertPublicUrl, TargetError } from '../../crawler/targets.ts';
+import { assertPublicUrl, TargetError } from '../../net/guard.ts';
 import { noteFacilitators } from '../../data/facilitators.ts';
 import { getService } from '../../data/service-read.ts';
 import { apiError } from '../errors.ts';

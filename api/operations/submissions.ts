@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Submission, SubmitResult } from '../../domain/schemas.ts';
 import { cleanTextField } from '../../domain/text.ts';
 import { findEarlierSubmission, getSubmission, submitService, toEndpointKey } from '../../data/submissions.ts';
-import { assertPublicUrl, TargetError } from '../../crawler/targets.ts';
+import { assertPublicUrl, TargetError } from '../../net/guard.ts';
 import { apiError } from '../errors.ts';
 import { appLookupGate } from '../lookup-gate.ts';
 import { defineOperation } from '../operation.ts';

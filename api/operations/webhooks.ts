@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { assertPublicUrl, TargetError, toHostAddress, type AllowList } from '../../crawler/targets.ts';
+import { assertPublicUrl, TargetError, toHostAddress, type AllowList } from '../../net/guard.ts';
 import {
   countWebhooksCreatedSince, createWebhook, deleteWebhook, getWebhook, listDeliveries, queuePing,
 } from '../../data/webhooks.ts';

@@ -4,7 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { CRAWL_HEAP_ARGS, deprioritize } from '../../crawler/schedule.ts';
+import { deprioritize } from '../../crawler/schedule.ts';
+import { CRAWL_PROCESS } from '../../processes.ts';
 import { compiledChild } from './compiled.ts';
 
 export interface ProbePassOptions {
@@ -35,7 +36,7 @@ export interface ProbePass {
  */
 export async function runProbePass(databasePath: string, whileProbing: () => Promise<unknown>, options: ProbePassOptions): Promise<ProbePass> {
   const startedAt = new Date().toISOString();
-  const child = spawn(process.execPath, [...CRAWL_HEAP_ARGS, await compiledChild('scripts/crawl.ts'), '--probe-only', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...CRAWL_PROCESS.nodeArgs, await compiledChild('scripts/crawl.ts'), '--probe-only', ...(options.args ?? [])], {
     env: { ...options.defaults, ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: options.allowPrivate },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -15,6 +15,7 @@ import { toServiceId } from '../../crawler/normalize.ts';
 import { openDatabase } from '../../data/db.ts';
 import { upsertServices } from '../../data/services.ts';
 import type { ServiceInput } from '../../data/types.ts';
+import { CRAWL_PROCESS } from '../../processes.ts';
 import { compiledChild } from './compiled.ts';
 import { runProbePass } from './crawl-child.ts';
 import { keepOffServerCore, measureServer, reachedRate, startLoadGenerator } from './outside.ts';
@@ -57,7 +58,7 @@ export const measureFreshness: BenchGroup['run'] = async (emit) => {
     }, {
       allowPrivate: '127.0.0.0/8',
       args: CONCURRENCY === undefined ? [] : ['--concurrency', CONCURRENCY],
-      defaults: { UV_THREADPOOL_SIZE: '128' },
+      defaults: CRAWL_PROCESS.env,
     });
     const idle = await measure(reachedRate(during, LOAD_SECONDS));
     await api.stop();

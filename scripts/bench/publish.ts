@@ -116,7 +116,7 @@ export async function publish(env: NodeJS.ProcessEnv): Promise<{ seconds: number
 
 /** `npm start`'s server (tsx, no crawls) with this environment; answers its origin once it listens. */
 function startServer(env: NodeJS.ProcessEnv, servers: ChildProcess[]): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'api', 'server.ts'), '--no-crawl'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'server', 'main.ts'), '--no-crawl'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   servers.push(child);
   return new Promise((resolveUrl, reject) => {
     child.once('exit', (code) => reject(new Error(`the server exited ${code} before listening`)));

@@ -4,9 +4,7 @@
  * IPC for its timings and memory.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../project.ts';
+import { SERVER_PROCESS } from '../../processes.ts';
 import { compiledChild } from './compiled.ts';
 import type { ChildCommand, ChildMessage, ServerReport } from './instrument.ts';
 
@@ -19,8 +17,6 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
-/** The node flags `npm start` runs the server with, read from its script in package.json so the two never differ. */
-const SERVER_NODE_ARGS = readStartFlags();
 const REPLY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 
@@ -29,7 +25,7 @@ const STOP_TIMEOUT_MS = 5_000;
  */
 export async function startServer(script: string, args: string[]): Promise<ServerChild> {
   const child = fork(await compiledChild(`scripts/bench/${script}`), args, {
-    execArgv: SERVER_NODE_ARGS,
+    execArgv: [...SERVER_PROCESS.nodeArgs],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { url } = await nextMessage(child, 'ready', REPLY_TIMEOUT_MS).catch((error: unknown) => {
@@ -81,10 +77,3 @@ function nextMessage<T extends ChildMessage['type']>(
 }
 
 const script = (child: ChildProcess) => child.spawnargs.find((arg) => arg.endsWith('.mjs')) ?? 'server child';
-
-function readStartFlags(): string[] {
-  const start: string = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).scripts.start;
-  const flags = /\bexec node ((?:--\S+ )*)\S+\.mjs/.exec(start)?.[1];
-  if (flags === undefined) throw new Error(`package.json's start script no longer reads "exec node [flags] <server>.mjs": ${start}`);
-  return flags.split(' ').filter(Boolean);
-}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { toCacheControl, toContentType } from '../build/headers.ts';
+import { toCacheControl, toContentType } from '../../api/release-headers.ts';
 import { forEachConcurrent } from '../build/concurrent.ts';
 import { readLinks } from './links.ts';
 import { listChangedFiles, toPublishPlan, type Manifest, type PublishFile } from './plan.ts';

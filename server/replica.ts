@@ -1,16 +1,16 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, type DB } from '../../data/db.ts';
-import { readCopyGeneration, RefusedCopyError } from '../../data/public-copy.ts';
-import { readSiteOptions } from '../../site/build/config.ts';
-import { createSite } from '../../site/build/site.ts';
-import { createApp, serveApp, type App } from '../app.ts';
-import { readConfig } from '../config.ts';
-import { createRateLimiter } from '../ratelimit.ts';
-import { readReplicaConfig } from './config.ts';
-import { downloadCopy, RefusedDownloadError, type CopyVersion } from './download.ts';
-import { createSwitchingApp } from './switch.ts';
-import { redirectToPrimary } from './writes.ts';
+import { openDatabase, type DB } from '../data/db.ts';
+import { readCopyGeneration, RefusedCopyError } from '../data/public-copy.ts';
+import { readSiteOptions } from '../site/build/config.ts';
+import { createSite } from '../site/build/site.ts';
+import { createApp, serveApp, type App } from '../api/app.ts';
+import { readConfig } from '../api/config.ts';
+import { createRateLimiter } from '../api/ratelimit.ts';
+import { readReplicaConfig } from '../api/replica/config.ts';
+import { downloadCopy, RefusedDownloadError, type CopyVersion } from '../api/replica/download.ts';
+import { createSwitchingApp } from '../api/replica/switch.ts';
+import { redirectToPrimary } from '../api/replica/writes.ts';
 
 /**
  * `REPLICA_OF=<published index.db.gz> PRIMARY_URL=<writer> npm start`: a read replica. It downloads the published

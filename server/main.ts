@@ -4,15 +4,15 @@ import { readSeed, seedIfEmpty } from '../data/seed.ts';
 import { readSiteOptions } from '../site/build/config.ts';
 import { createSite } from '../site/build/site.ts';
 import { startDeliverySchedule } from '../webhooks/schedule.ts';
-import { createApp, serveApp } from './app.ts';
-import { readConfig } from './config.ts';
-import { readReplicaConfig } from './replica/config.ts';
-import { serveReplica } from './replica/serve.ts';
+import { createApp, serveApp } from '../api/app.ts';
+import { readConfig } from '../api/config.ts';
+import { readReplicaConfig } from '../api/replica/config.ts';
+import { serveReplica } from './replica.ts';
 
 /**
  * `npm start`: open (creating and seeding when new) the database, serve the index, and keep it fresh with a
  * probe pass every PROBE_INTERVAL and discovery every DISCOVERY_INTERVAL (`--no-crawl` turns that off).
- * With REPLICA_OF it is a read replica instead (api/replica/serve.ts): no database of its own, no crawls.
+ * With REPLICA_OF it is a read replica instead (server/replica.ts): no database of its own, no crawls.
  */
 if (readReplicaConfig(process.env)) {
   const replica = await serveReplica(process.env).catch((error) => {

@@ -10,7 +10,7 @@ import {
   TargetError,
   toHostAddress,
   type TargetErrorReason,
-} from './targets.ts';
+} from './guard.ts';
 
 const noAllow = parseAllowList(undefined);
 const resolvingTo = (...addresses: string[]) => async (_host: string) => addresses;

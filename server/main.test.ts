@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { upsertServices } from '../data/services.ts';
 import { makeService } from '../data/testing.ts';
-import { serveApp } from './app.ts';
-import { createTestApp, TEST_NOW } from './testing.ts';
+import { serveApp } from '../api/app.ts';
+import { createTestApp, TEST_NOW } from '../api/testing.ts';
 
 /** The real app over a real socket on an ephemeral loopback port. */
 async function listen(overrides: Parameters<typeof createTestApp>[1] = {}) {

@@ -1,4 +1,4 @@
-import { noteFacilitators, recordFacilitatorCheck } from '../../data/facilitators.ts';
+import { noteFacilitators, recordFacilitatorCheck } from '../data/facilitators.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,20 +9,20 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { Server } from 'srvx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDatabaseCopy } from '../../data/backup.ts';
-import { createClaim, verifyClaim } from '../../data/claims.ts';
-import { openDatabase, type DB } from '../../data/db.ts';
-import { writePublicCopy } from '../../data/public-copy.ts';
-import { upsertServices } from '../../data/services.ts';
-import { makeService } from '../../data/testing.ts';
-import { PROJECT_ROOT } from '../../project.ts';
-import { publishSite } from '../../site/publish/publish.ts';
-import { createStore } from '../../site/publish/store.ts';
-import { createS3Client, readTarget } from '../../site/publish/target.ts';
-import { startLocalStore, type LocalStore } from '../../site/publish/testing.ts';
-import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from '../../site/testing.ts';
-import { createApp, serveApp } from '../app.ts';
-import { testConfig } from '../testing.ts';
+import { writeDatabaseCopy } from '../data/backup.ts';
+import { createClaim, verifyClaim } from '../data/claims.ts';
+import { openDatabase, type DB } from '../data/db.ts';
+import { writePublicCopy } from '../data/public-copy.ts';
+import { upsertServices } from '../data/services.ts';
+import { makeService } from '../data/testing.ts';
+import { PROJECT_ROOT } from '../project.ts';
+import { publishSite } from '../site/publish/publish.ts';
+import { createStore } from '../site/publish/store.ts';
+import { createS3Client, readTarget } from '../site/publish/target.ts';
+import { startLocalStore, type LocalStore } from '../site/publish/testing.ts';
+import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from '../site/testing.ts';
+import { createApp, serveApp } from '../api/app.ts';
+import { testConfig } from '../api/testing.ts';
 
 describe('a read replica of a published copy (REPLICA_OF)', () => {
   let store: LocalStore;
@@ -76,7 +76,7 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
     primary = serveApp(createApp({ db, config: testConfig(), now: () => new Date() }), { hostname: '127.0.0.1', port: 0 });
     await primary.ready();
     primaryUrl = new URL(primary.url!).origin;
-    replica = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'api', 'server.ts')], {
+    replica = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'server', 'main.ts')], {
       env: {
         ...process.env,
         REPLICA_OF: `${store.endpoint}/site/index/snapshots/index.db.gz`,
