@@ -1,7 +1,7 @@
 /**
  * The quality order (DESIGN "Honest, ranked answers"), the default of every list and the tie-break of `relevance`:
  * live first; then services without flags; then 30-day uptime, highest first, unknown last; then how many kinds of
- * directory list the service, most first; then the list's own id. Migration 021 indexes these keys over `services`
+ * directory list the service, most first; then the list's own id. Migration 018 indexes these keys over `services`
  * exactly as written here, so the services list reads a page in this order without a sort.
  */
 
