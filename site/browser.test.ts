@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,16 +14,13 @@ import { createSite } from './build/site.ts';
 import {
   buildFixtureSite, FIXTURE_NOW, makeHostileProbes, makeHostileServices, makeProbes, openFixtureDatabase, SITE_URL, XSS_PAYLOADS, type FixtureSite,
 } from './testing.ts';
+import { CHROMIUM, CHROMIUM_ARGS, AXE_SOURCE } from './browser-testing.ts';
 
 /**
  * The site in a real browser: Debian's chromium driven by playwright-core, against the real app serving a
  * built fixture site over a socket. Chromium must be installed (`npm test` runs scripts/ensure-chromium.sh).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = join(PROJECT_ROOT, 'test-artifacts', 'site');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WIDTHS = [390, 1280] as const;
 
 interface Served {

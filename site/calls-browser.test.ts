@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, serveApp } from '../api/app.ts';
@@ -10,16 +9,13 @@ import { makeService } from '../data/testing.ts';
 import type { EndpointInput } from '../data/types.ts';
 import { createSite } from './build/site.ts';
 import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from './testing.ts';
+import { CHROMIUM, CHROMIUM_ARGS, seriousViolations } from './browser-testing.ts';
 
 /**
  * The listing page's "How to call" section in chromium, with JavaScript and without: per endpoint its method and
  * URL, parameter table, ready curl, offers with scheme and unit, and output example; hostile directory text shown as
  * text and never run; axe finds nothing serious.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const TEMPO_USDC = '0x20C000000000000000000000b9537d11c60E8b50';
 const HOSTILE = '<img src=x onerror="alert(1)">';
@@ -82,16 +78,6 @@ afterAll(async () => {
   await browser?.close();
   await close?.();
 });
-
-async function seriousViolations(page: Page): Promise<Array<{ id: string; targets: string[] }>> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 describe('the listing page shows how to call each endpoint', { timeout: 120_000 }, () => {
   for (const javaScriptEnabled of [true, false]) {

@@ -6,6 +6,7 @@ import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import { createSite } from './build/site.ts';
 import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from './testing.ts';
+import { CHROMIUM } from './browser-testing.ts';
 
 /**
  * Lighthouse 12.2.3 (13 needs Node 22) in Debian's chromium on the home page, a listing page, /docs and the
@@ -14,7 +15,6 @@ import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } 
  * Lighthouse's desktop settings for all four, and its mobile ones (a phone's screen, a slow network and a CPU slowed
  * fourfold, simulated) for the home, a listing and /docs, where a phone's reader lands.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const MIN_SCORE = 0.95;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const SCHEMES = { light: '1', dark: '0' } as const;

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -13,16 +12,13 @@ import { submitService } from '../data/submissions.ts';
 import { makeService } from '../data/testing.ts';
 import { createSite } from './build/site.ts';
 import { buildFixtureSite, FIXTURE_NOW, makeProbes, openFixtureDatabase, type FixtureSite } from './testing.ts';
+import { CHROMIUM, CHROMIUM_ARGS, seriousViolations } from './browser-testing.ts';
 
 /**
  * What a newcomer meets first, in chromium against the real app serving a built fixture site over a socket: the home
  * page on a phone, the owners' way in, the approval page without JavaScript, the status page, and each of them at
  * 390 and 1280 px in both colour schemes with axe. Screenshots go to a temporary folder (printed) to look at.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOTS = mkdtempSync(join(tmpdir(), 'psi-newcomer-'));
 
 /** The index's own catalog as a phone shows it: a long name, a long loopback endpoint, a description, a flag. */
@@ -81,16 +77,6 @@ afterAll(async () => {
   await browser?.close();
   await close?.();
 });
-
-async function seriousViolations(page: Page): Promise<Array<{ id: string; targets: string[] }>> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 const sidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, serveApp } from '../api/app.ts';
@@ -7,15 +6,12 @@ import { testConfig } from '../api/testing.ts';
 import { rejectSubmission, submitService } from '../data/submissions.ts';
 import { createSite } from './build/site.ts';
 import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from './testing.ts';
+import { CHROMIUM, CHROMIUM_ARGS, seriousViolations } from './browser-testing.ts';
 
 /**
  * The submit, submission and owners pages in a real browser (Debian's chromium through playwright-core), against the
  * real app serving a built fixture site over a socket, each checked with axe.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 let site: FixtureSite;
@@ -41,16 +37,6 @@ afterAll(async () => {
   await browser?.close();
   await close?.();
 });
-
-async function seriousViolations(page: Page): Promise<Array<{ id: string; targets: string[] }>> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 describe('owner and submission pages in chromium', { timeout: 120_000 }, () => {
   it('submits through the form, then follows the submission on its status page', async () => {
