@@ -55,8 +55,26 @@ function toWhere(filters: EndpointFilters, words: string[]): Where {
   if (filters.has_input !== undefined) where.sql.push(filters.has_input ? 'e.input IS NOT NULL' : 'e.input IS NULL');
   if (filters.flag !== undefined) push(where, `EXISTS (SELECT 1 FROM json_each(s.flags) f WHERE f.value = ?)`, filters.flag);
   if (filters.no_flags) where.sql.push(`s.flags = '[]'`);
-  for (const word of words) push(where, `instr(${ENDPOINT_TEXT}, ?) > 0`, word);
+  for (const word of words) pushWord(where, word);
   return where;
+}
+
+/** The shortest word the trigram indexes find (FTS5's trigram tokenizer): shorter ones are only tested row by row. */
+const TRIGRAM = 3;
+/** Endpoints whose own text (endpoints_fts) or whose service's name or description (services_fts) holds a phrase. */
+const INDEXED_WORD = `(e.search_rowid IN (SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ?)
+  OR e.service_id IN (SELECT id FROM services WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)))`;
+
+/**
+ * One word of `q`: found through the trigram indexes when it is long enough, so a search reads its matches and not
+ * every endpoint; then tested on the whole text, which keeps the answer what the text says (a word across two fields).
+ */
+function pushWord(where: Where, word: string): void {
+  if ([...word].length >= TRIGRAM) {
+    const phrase = `"${word.replaceAll('"', '""')}"`;
+    push(where, INDEXED_WORD, phrase, `{name description} : ${phrase}`);
+  }
+  push(where, `instr(${ENDPOINT_TEXT}, ?) > 0`, word);
 }
 
 /** The text score of `q`: per word, 3 for a whole word of the name or a description, 2 for a word start, 1 else. */
