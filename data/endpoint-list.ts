@@ -94,17 +94,27 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
     .get(...where.params) as ListEndpointsResult['counts'];
   const score = query.sort === 'relevance' && words.length > 0 ? toScore(words) : null;
   const by = score === null ? ORDERS[query.sort === 'relevance' ? 'quality' : query.sort] : `${score.sql} DESC, ${QUALITY}, e.id`;
-  const rows = cachedStatement(db, `SELECT ${ENDPOINT_COLUMNS}, s.name AS service_name, s.flags AS service_flags,
-      s.uptime_30d AS service_uptime ${from} ORDER BY ${by} LIMIT ? OFFSET ?`)
-    .all(...where.params, ...(score?.params ?? []), query.page.limit + 1, query.page.offset) as Array<EndpointRow & {
-      service_name: string; service_flags: string; service_uptime: number | null;
-    }>;
-  const endpoints = rows.slice(0, query.page.limit).map((row): EndpointItem => ({
+  // The order is found on ids alone, so sorting many matches never carries their offers and schemas along.
+  const ids = cachedStatement(db, `SELECT e.id ${from} ORDER BY ${by} LIMIT ? OFFSET ?`).pluck()
+    .all(...where.params, ...(score?.params ?? []), query.page.limit + 1, query.page.offset) as string[];
+  const rows = readPage(db, ids.slice(0, query.page.limit));
+  const endpoints = rows.map((row): EndpointItem => ({
     ...toEndpoint(row, row.is_main === 1 ? readMainCheck(db, row.service_id) : null),
     service: {
       id: row.service_id, name: row.service_name, live: row.service_live === null ? null : row.service_live === 1,
       flags: JSON.parse(row.service_flags), uptime_30d: row.service_uptime,
     },
   }));
-  return { counts, endpoints, more: rows.length > query.page.limit };
+  return { counts, endpoints, more: ids.length > query.page.limit };
+}
+
+type PageRow = EndpointRow & { service_name: string; service_flags: string; service_uptime: number | null };
+
+/** The endpoints of `ids`, in that order (one deleted since the ids were read is left out). */
+function readPage(db: DB, ids: string[]): PageRow[] {
+  const rows = cachedStatement(db, `SELECT ${ENDPOINT_COLUMNS}, s.name AS service_name, s.flags AS service_flags,
+      s.uptime_30d AS service_uptime FROM service_endpoints e ${ENDPOINT_JOINS} WHERE e.id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids)) as PageRow[];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
