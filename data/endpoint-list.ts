@@ -43,7 +43,7 @@ const termTest = (offerPath: string, listed: string | null) =>
   `(EXISTS (SELECT 1 FROM ${OFFERS} o WHERE lower(json_extract(o.value, '${offerPath}')) = ?)`
   + (listed === null ? ')' : ` OR EXISTS (SELECT 1 FROM json_each(e.${listed}) t WHERE lower(t.value) = ?))`);
 
-function toWhere(filters: EndpointFilters, words: string[]): Where {
+function toWhere(db: DB, filters: EndpointFilters, words: string[]): Where {
   const where: Where = { sql: [], params: [] };
   if (filters.service !== undefined) push(where, 'e.service_id = ?', filters.service);
   if (filters.live !== undefined) push(where, `coalesce(${ENDPOINT_LIVE}, 0) = ?`, filters.live ? 1 : 0);
@@ -55,26 +55,33 @@ function toWhere(filters: EndpointFilters, words: string[]): Where {
   if (filters.has_input !== undefined) where.sql.push(filters.has_input ? 'e.input IS NOT NULL' : 'e.input IS NULL');
   if (filters.flag !== undefined) push(where, `EXISTS (SELECT 1 FROM json_each(s.flags) f WHERE f.value = ?)`, filters.flag);
   if (filters.no_flags) where.sql.push(`s.flags = '[]'`);
-  for (const word of words) pushWord(where, word);
+  pushWords(db, where, words);
   return where;
 }
 
 /** The shortest word the trigram indexes find (FTS5's trigram tokenizer): shorter ones are only tested row by row. */
 const TRIGRAM = 3;
+/** How many matches of a word are counted when choosing the rarest: past it, a word is common enough. */
+const RARITY_CAP = 2_000;
+const phraseOf = (word: string) => `"${word.replaceAll('"', '""')}"`;
+const servicePhraseOf = (word: string) => `{name description} : ${phraseOf(word)}`;
 /** Endpoints whose own text (endpoints_fts) or whose service's name or description (services_fts) holds a phrase. */
 const INDEXED_WORD = `(e.search_rowid IN (SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ?)
   OR e.service_id IN (SELECT id FROM services WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)))`;
+const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE endpoints_fts MATCH ? LIMIT ${RARITY_CAP}))
+  + (SELECT count(*) FROM (SELECT 1 FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP}))`;
 
 /**
- * One word of `q`: found through the trigram indexes when it is long enough, so a search reads its matches and not
- * every endpoint; then tested on the whole text, which keeps the answer what the text says (a word across two fields).
+ * The words of `q` as conditions: the rarest word the trigram indexes can find narrows the search to its matches (the
+ * planner cannot tell which word of a full-text match is rare, and a common one would read a good share of every
+ * endpoint); every word is then tested on the whole text, which keeps the answer what the text says.
  */
-function pushWord(where: Where, word: string): void {
-  if ([...word].length >= TRIGRAM) {
-    const phrase = `"${word.replaceAll('"', '""')}"`;
-    push(where, INDEXED_WORD, phrase, `{name description} : ${phrase}`);
-  }
-  push(where, `instr(${ENDPOINT_TEXT}, ?) > 0`, word);
+function pushWords(db: DB, where: Where, words: string[]): void {
+  const indexed = words.filter((word) => [...word].length >= TRIGRAM);
+  const count = (word: string) => cachedStatement(db, MATCHES).pluck().get(phraseOf(word), servicePhraseOf(word)) as number;
+  const rarest = indexed.length > 1 ? indexed.map((word) => ({ word, n: count(word) })).sort((a, b) => a.n - b.n)[0]!.word : indexed[0];
+  if (rarest !== undefined) push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
+  for (const word of words) push(where, `instr(${ENDPOINT_TEXT}, ?) > 0`, word);
 }
 
 /** The text score of `q`: per word, 3 for a whole word of the name or a description, 2 for a word start, 1 else. */
@@ -88,7 +95,7 @@ function toScore(words: string[]): { sql: string; params: unknown[] } {
  */
 export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult {
   const words = query.filters.q ? toWords(query.filters.q) : [];
-  const where = toWhere(query.filters, words);
+  const where = toWhere(db, query.filters, words);
   const from = `FROM service_endpoints e ${ENDPOINT_JOINS}${where.sql.length > 0 ? ` WHERE ${where.sql.join(' AND ')}` : ''}`;
   const counts = cachedStatement(db, `SELECT count(*) AS total, coalesce(sum(coalesce(${ENDPOINT_LIVE}, 0) = 1), 0) AS live ${from}`)
     .get(...where.params) as ListEndpointsResult['counts'];
