@@ -61,15 +61,21 @@ function toWhere(db: DB, filters: EndpointFilters, words: string[]): Where {
 
 /** The shortest word the trigram indexes find (FTS5's trigram tokenizer): shorter ones are only tested row by row. */
 const TRIGRAM = 3;
-/** How many matches of a word are counted when choosing the rarest: past it, a word is common enough. */
+/** How many matches of a word each index counts when choosing the rarest: past it, a word is common enough. */
 const RARITY_CAP = 2_000;
 const phraseOf = (word: string) => `"${word.replaceAll('"', '""')}"`;
 const servicePhraseOf = (word: string) => `{name description} : ${phraseOf(word)}`;
-/** Endpoints whose own text (endpoints_fts) or whose service's name or description (services_fts) holds a phrase. */
-const INDEXED_WORD = `(e.search_rowid IN (SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ?)
-  OR e.service_id IN (SELECT id FROM services WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)))`;
+/**
+ * Endpoints whose own text (endpoints_fts) or whose service's name or description (services_fts) holds a phrase, as
+ * one set of `search_rowid`s: a UNION reads each endpoint once, where an OR of the two tests reads it for each.
+ */
+const INDEXED_WORD = `e.search_rowid IN (SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ?
+  UNION SELECT search_rowid FROM service_endpoints WHERE service_id IN
+    (SELECT id FROM services WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)))`;
+/** The endpoints a word reaches, its matches counted up to RARITY_CAP in each index: a service's match reaches all of its. */
 const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE endpoints_fts MATCH ? LIMIT ${RARITY_CAP}))
-  + (SELECT count(*) FROM (SELECT 1 FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP}))`;
+  + (SELECT coalesce(sum(endpoint_count), 0) FROM services
+    WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP}))`;
 
 /**
  * The words of `q` as conditions: the rarest word the trigram indexes can find narrows the search to its matches (the
