@@ -18,7 +18,7 @@ export const PUBLIC_TABLES: Readonly<Record<string, readonly string[]>> = {
     'assets', 'sources', 'dual_rail', 'live', 'live_rank', 'last_seen_live', 'last_probe_at', 'first_indexed', 'updated_at', 'uptime_30d',
     'checks_30d', 'median_latency_ms_30d', 'flags', 'owner_verified', 'reason', 'unanswered_since', 'min_price_usd', 'max_price_usd', 'endpoint_count'],
   service_endpoints: ['service_id', 'position', 'url', 'method', 'description', 'price_usd', 'price_display', 'rails', 'chains', 'assets',
-    'example_body', 'sources', 'id', 'route_template', 'docs_url', 'tags', 'listed_offers', 'input', 'output', 'min_usd'],
+    'example_body', 'sources', 'id', 'route_template', 'docs_url', 'tags', 'listed_offers', 'input', 'output', 'min_usd', 'search_rowid'],
   endpoint_challenges: ['endpoint_id', 'service_id', 'seen_at', 'offers', 'x402_version', 'accepts'],
   origin_checks: ['service_id', 'checked_at', 'found'],
   service_sources: ['service_id', 'source', 'url'],
@@ -41,6 +41,7 @@ export const PUBLIC_TABLES: Readonly<Record<string, readonly string[]>> = {
   asset_symbols: ['key', 'symbol'],
   facilitators: ['url', 'seen_in', 'first_seen', 'checked_at', 'live', 'error', 'kinds', 'extensions'],
   services_fts: ['rowid', 'name', 'category', 'description', 'endpoints'],
+  endpoints_fts: ['rowid', 'text'],
 };
 
 /** The copy's own table: which publish wrote it. Only copies have it. */

@@ -17,6 +17,7 @@ import * as claimSecrets from './016-claim-secrets.ts';
 import * as facilitators from './017-facilitators.ts';
 import * as qualityOrder from './018-quality-order.ts';
 import * as endpoints from './019-endpoints.ts';
+import * as endpointSearch from './020-endpoint-search.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -43,4 +44,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '017-facilitators', ...facilitators },
   { name: '018-quality-order', ...qualityOrder },
   { name: '019-endpoints', ...endpoints },
+  { name: '020-endpoint-search', ...endpointSearch },
 ];

@@ -110,13 +110,14 @@ export function syntheticId(i: number): string {
   return toServiceId(`https://${toHost(i, topicOf(i))}/`);
 }
 
-/** Service `i`: 1-50 endpoints (most have one), names and descriptions built from the word lists. */
+/** Service `i`: 1-50 endpoints (most have one; an ACP merchant one), names and descriptions built from the word lists. */
 export function syntheticService(i: number): ServiceInput {
   const random = randomFor(i, 0x5e41ce);
   const topic = topicOf(i);
   const host = toHost(i, topic);
   const terms = toTerms(random);
-  const endpointCount = 1 + Math.floor(49 * random() ** 10);
+  // An ACP merchant is one checkout (`acp://host`): one endpoint, since a second would share its method and URL.
+  const endpointCount = terms.rails[0] === 'acp' ? 1 : 1 + Math.floor(49 * random() ** 10);
   const endpoints: EndpointInput[] = Array.from({ length: endpointCount }, (_, k) => ({
     url: terms.rails[0] === 'acp' ? `acp://${host}` : `https://${host}/v1/${topic}/${PATHS[k % PATHS.length]}${k >= PATHS.length ? k : ''}`,
     method: terms.rails[0] === 'acp' ? null : random() < 0.6 ? 'GET' : 'POST',
