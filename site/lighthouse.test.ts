@@ -9,11 +9,11 @@ import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } 
 import { CHROMIUM } from './browser-testing.ts';
 
 /**
- * Lighthouse 12.2.3 (13 needs Node 22) in Debian's chromium on the home page, a listing page, /docs and the
+ * Lighthouse 12.2.3 (13 needs Node 22) in Debian's chromium on the home page, a listing page, /docs, /check and the
  * approval page, in light and in dark: every category scores at least 95. One chromium per colour scheme (a
  * Blink setting makes prefers-color-scheme dark for every tab Lighthouse opens), each reused for every page.
- * Lighthouse's desktop settings for all four, and its mobile ones (a phone's screen, a slow network and a CPU slowed
- * fourfold, simulated) for the home, a listing and /docs, where a phone's reader lands.
+ * Lighthouse's desktop settings for all five, and its mobile ones (a phone's screen, a slow network and a CPU slowed
+ * fourfold, simulated) for the home, a listing, /docs and /check, where a phone's reader lands.
  */
 const MIN_SCORE = 0.95;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
@@ -67,16 +67,18 @@ afterAll(async () => {
 });
 
 describe('Lighthouse', () => {
-  it('scores every category at least 95 on the home, a listing, /docs and the approval page, on desktop and phone, in light and dark', async () => {
+  it('scores every category at least 95 on the home, a listing, /docs, /check and the approval page, on desktop and phone, in light and dark', async () => {
     const pages: Array<[string, string, string[], 'desktop' | 'mobile']> = [
       ['home', '/', [], 'desktop'],
       ['listing', '/services/alpha-example-com', [], 'desktop'],
       ['docs', '/docs', [], 'desktop'],
+      ['check', '/check', [], 'desktop'],
       // The approval page is kept out of search engines on purpose (noindex): that one SEO audit does not apply.
       ['approval', approvalPath, ['is-crawlable'], 'desktop'],
       ['home', '/', [], 'mobile'],
       ['listing', '/services/alpha-example-com', [], 'mobile'],
       ['docs', '/docs', [], 'mobile'],
+      ['check', '/check', [], 'mobile'],
     ];
     const failures: string[] = [];
     for (const { scheme, port } of browsers) {
