@@ -210,7 +210,7 @@ describe('npm start', () => {
     const { url, stop, output } = await start(['--no-crawl'], { DATABASE_PATH: join(dir, 'nested', 'index.db') });
     try {
       await expect.poll(output).toContain(`Open ${new URL(url).origin}/ in a browser`);
-      expect(output()).toContain('No probe passes (--no-crawl)');
+      await expect.poll(output).toContain('No probe passes (--no-crawl)');
       const stats = await (await fetch(new URL('/api/v1/stats', url))).json();
       expect(stats.total).toBeGreaterThan(300);
       expect(stats.live).toBe(0);
