@@ -32,10 +32,14 @@ interface Stored {
   contentEncoding: string | undefined;
 }
 
-/** Every table of a copy and its columns, as SQLite lists them (full-text tables' own storage left out). */
+/** The storage FTS5 keeps for a full-text table of the allow-list (its shadow tables), which holds that table's text. */
+const isShadowOfListed = (name: string) =>
+  ['data', 'idx', 'content', 'docsize', 'config'].some((suffix) => name.endsWith(`_${suffix}`) && name.slice(0, -suffix.length - 1) in PUBLIC_TABLES);
+
+/** Every table of a copy and its columns, as SQLite lists them (the listed full-text tables' own storage left out). */
 function readSchema(copy: Database.Database): Record<string, string[]> {
-  const tables = copy.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-    AND name NOT LIKE 'services\\_fts\\_%' ESCAPE '\\' ORDER BY name`).pluck().all() as string[];
+  const tables = (copy.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`)
+    .pluck().all() as string[]).filter((name) => !isShadowOfListed(name));
   return Object.fromEntries(tables.map((table) => [table, copy.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]]));
 }
 
