@@ -1,15 +1,11 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, serveApp } from '../api/app.ts';
-import { testConfig } from '../api/testing.ts';
 import { toOffer } from '../crawler/offers.ts';
 import { toEndpointId } from '../data/endpoint-id.ts';
 import { makeService } from '../data/testing.ts';
 import type { EndpointInput } from '../data/types.ts';
-import { createSite } from './build/site.ts';
-import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from './testing.ts';
-import { CHROMIUM, CHROMIUM_ARGS, seriousViolations } from './browser-testing.ts';
+import { openFixtureDatabase } from './testing.ts';
+import { seriousViolations, servePagesInChromium } from './browser-testing.ts';
 
 /**
  * The listing page's "How to call" section in chromium, with JavaScript and without: per endpoint its method and
@@ -55,27 +51,13 @@ const SERVICE = makeService({ id: 'calls-example-com', name: 'Calls', endpoint: 
 const callId = (index: number) => `#call-${toEndpointId(SERVICE.id, ENDPOINTS[index]!.method, ENDPOINTS[index]!.url).replaceAll('.', '\\.')}`;
 
 let browser: Browser;
-let site: FixtureSite;
 let origin: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`bash scripts/ensure-chromium.sh\``);
-  const db = openFixtureDatabase([SERVICE]);
-  site = await buildFixtureSite(db);
-  const pages = createSite(db, site.options);
-  const app = createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, lookup: async () => [], site: { distDir: site.distDir, renderHome: pages.renderHome } });
-  const server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
-  await server.ready();
-  origin = new URL(server.url!).origin;
-  close = async () => {
-    await server.close(true);
-    site.remove();
-  };
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  ({ origin, browser, close } = await servePagesInChromium(openFixtureDatabase([SERVICE])));
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
   await close?.();
 });
 

@@ -1,14 +1,11 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import { parseAllowList } from '../net/guard.ts';
 import { startCheckFleet } from '../crawler/testing/check-fleet.ts';
 import { noteFacilitators, recordFacilitatorCheck } from '../data/facilitators.ts';
-import { createSite } from './build/site.ts';
-import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, SITE_URL, type FixtureSite } from './testing.ts';
-import { CHROMIUM, CHROMIUM_ARGS, seriousViolations } from './browser-testing.ts';
+import { FIXTURE_NOW, openFixtureDatabase, SITE_URL } from './testing.ts';
+import { seriousViolations, servePagesInChromium } from './browser-testing.ts';
 
 /**
  * The /check page in a real browser (Debian's chromium through playwright-core), against the real app serving a built
@@ -16,7 +13,6 @@ import { CHROMIUM, CHROMIUM_ARGS, seriousViolations } from './browser-testing.ts
  */
 
 let browser: Browser;
-let site: FixtureSite;
 let origin: string;
 let fleet: Awaited<ReturnType<typeof startCheckFleet>>;
 let close: () => Promise<void>;
@@ -24,29 +20,16 @@ const db = openFixtureDatabase();
 const HOSTILE_FACILITATOR = 'https://evil.example/"><script>window.__xss=1</script>';
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`bash scripts/ensure-chromium.sh\``);
   fleet = await startCheckFleet();
   noteFacilitators(db, [{ url: 'https://x402.org/facilitator', seenIn: 'directory' }, { url: HOSTILE_FACILITATOR, seenIn: 'challenge' }], FIXTURE_NOW.toISOString());
   recordFacilitatorCheck(db, 'https://x402.org/facilitator', FIXTURE_NOW.toISOString(), {
     kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:84532' }], extensions: ['bazaar', '<img src=x onerror="window.__xss=1">'],
   });
-  site = await buildFixtureSite(db);
-  const pages = createSite(db, site.options);
-  const config = testConfig({ allowPrivateTargets: parseAllowList('127.0.0.1') });
-  const app = createApp({ db, config, now: () => FIXTURE_NOW, lookup: async () => [], site: { distDir: site.distDir, renderHome: pages.renderHome } });
-  const server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
-  await server.ready();
-  origin = new URL(server.url!).origin;
-  close = async () => {
-    await server.close(true);
-    await fleet.close();
-    site.remove();
-  };
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  ({ origin, browser, close } = await servePagesInChromium(db, testConfig({ allowPrivateTargets: parseAllowList('127.0.0.1') })));
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
   await close?.();
+  await fleet?.close();
 });
 
 describe('/check in chromium', { timeout: 120_000 }, () => {

@@ -1,18 +1,15 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, serveApp } from '../api/app.ts';
-import { testConfig } from '../api/testing.ts';
 import { CATALOG_ID, CATALOG_NAME } from '../crawler/sources/catalog.ts';
 import { finishCrawlRun, startCrawlRun } from '../data/crawl.ts';
 import { recordProbe } from '../data/probes.ts';
 import { submitService } from '../data/submissions.ts';
 import { makeService } from '../data/testing.ts';
-import { createSite } from './build/site.ts';
-import { buildFixtureSite, FIXTURE_NOW, makeProbes, openFixtureDatabase, type FixtureSite } from './testing.ts';
-import { CHROMIUM, CHROMIUM_ARGS, seriousViolations } from './browser-testing.ts';
+import { FIXTURE_NOW, makeProbes, openFixtureDatabase } from './testing.ts';
+import { seriousViolations, servePagesInChromium } from './browser-testing.ts';
 
 /**
  * What a newcomer meets first, in chromium against the real app serving a built fixture site over a socket: the home
@@ -33,13 +30,11 @@ const CATALOG = makeService({
 });
 
 let browser: Browser;
-let site: FixtureSite;
 let origin: string;
 let close: () => Promise<void>;
 const db = openFixtureDatabase([CATALOG]);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`bash scripts/ensure-chromium.sh\``);
   for (const probe of makeProbes(CATALOG_ID, 3, (k) => ({ ok: k !== 2 }))) recordProbe(db, { ...probe, flags: ['testnet_only'] });
   // A pass around the fixture's probes of an hour ago.
   const run = startCrawlRun(db, 'full', new Date(FIXTURE_NOW.getTime() - 62 * 60_000).toISOString());
@@ -57,24 +52,10 @@ beforeAll(async () => {
     },
     errors: [],
   });
-  site = await buildFixtureSite(db);
-  const pages = createSite(db, site.options);
-  const app = createApp({
-    db, config: testConfig(), now: () => FIXTURE_NOW, lookup: async () => [],
-    site: { distDir: site.distDir, renderHome: pages.renderHome, renderPurchase: pages.renderPurchase },
-  });
-  const server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
-  await server.ready();
-  origin = new URL(server.url!).origin;
-  close = async () => {
-    await server.close(true);
-    site.remove();
-  };
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  ({ origin, browser, close } = await servePagesInChromium(db));
   console.log(`screenshots: ${SCREENSHOTS}`);
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
   await close?.();
 });
 

@@ -1,12 +1,8 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, serveApp } from '../api/app.ts';
-import { testConfig } from '../api/testing.ts';
 import { rejectSubmission, submitService } from '../data/submissions.ts';
-import { createSite } from './build/site.ts';
-import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, type FixtureSite } from './testing.ts';
-import { CHROMIUM, CHROMIUM_ARGS, seriousViolations } from './browser-testing.ts';
+import { FIXTURE_NOW, openFixtureDatabase } from './testing.ts';
+import { seriousViolations, servePagesInChromium } from './browser-testing.ts';
 
 /**
  * The submit, submission and owners pages in a real browser (Debian's chromium through playwright-core), against the
@@ -14,27 +10,14 @@ import { CHROMIUM, CHROMIUM_ARGS, seriousViolations } from './browser-testing.ts
  */
 
 let browser: Browser;
-let site: FixtureSite;
 let origin: string;
 let close: () => Promise<void>;
 const db = openFixtureDatabase();
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`bash scripts/ensure-chromium.sh\``);
-  site = await buildFixtureSite(db);
-  const pages = createSite(db, site.options);
-  const app = createApp({ db, config: testConfig(), now: () => FIXTURE_NOW, lookup: async () => [], site: { distDir: site.distDir, renderHome: pages.renderHome } });
-  const server = serveApp(app, { hostname: '127.0.0.1', port: 0 });
-  await server.ready();
-  origin = new URL(server.url!).origin;
-  close = async () => {
-    await server.close(true);
-    site.remove();
-  };
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  ({ origin, browser, close } = await servePagesInChromium(db));
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
   await close?.();
 });
 
