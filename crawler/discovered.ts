@@ -2,12 +2,15 @@
  * What a directory says about one endpoint, before deduplication by host (`dedupe.ts`).
  * Every source module exports a `parse` of type `ParseDirectory`, so a crawl can treat sources as a list.
  */
-import type { Price, Rail } from '../data/types.ts';
-import type { CallInput, CallOutput, Offer, SourceKind } from '../domain/schemas.ts';
+import type { EndpointInput, Price, Rail } from '../data/types.ts';
+import type { SourceKind } from '../domain/schemas.ts';
 
 export type { SourceKind };
 
-export interface DiscoveredEndpoint {
+/** How to call an endpoint and how to pay it, as `data/` keeps them (route template, docs, tags, offers, input, output). */
+type CallFacts = Pick<EndpointInput, 'route_template' | 'docs_url' | 'tags' | 'offers' | 'input' | 'output'>;
+
+export interface DiscoveredEndpoint extends CallFacts {
   source: SourceKind;
   /** Where this listing can be read (the directory page, or the announcement for ACP), when known. */
   source_url: string | null;
@@ -29,15 +32,6 @@ export interface DiscoveredEndpoint {
   example_body?: unknown;
   /** The service's id when its host must not decide it (the index's own catalog, on whatever port it runs). */
   service_id?: string;
-  /** The route with `:params` the directory gives (Bazaar v2 `routeTemplate`, an mpp.dev path). */
-  route_template?: string | null;
-  docs_url?: string | null;
-  tags?: string[];
-  /** Every way to pay the directory states, `seen_in` its kind. */
-  offers?: Offer[];
-  /** How to call it and what it answers, when the directory says (crawler/call-input.ts). */
-  input?: CallInput | null;
-  output?: CallOutput | null;
 }
 
 /** A parse of one directory document: the endpoints found and how many malformed items were skipped. */

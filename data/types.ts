@@ -21,11 +21,13 @@ export interface EndpointInput {
   example_body?: unknown;
   /** The directory kinds that list it; when absent, those of its service. */
   sources?: string[];
+  /** The route with `:params` the directory gives (Bazaar v2 `routeTemplate`, an mpp.dev path). */
   route_template?: string | null;
   docs_url?: string | null;
   tags?: string[];
   /** The offers its directories state; the last valid challenge's replace them where there is one (data/endpoints.ts). */
   offers?: Offer[];
+  /** How to call it and what it answers, when the directory says (crawler/call-input.ts). */
   input?: CallInput | null;
   output?: CallOutput | null;
 }
