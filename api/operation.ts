@@ -45,6 +45,9 @@ export interface OperationContext {
 }
 
 /** An MCP tool made from an operation: its arguments are the operation's path, query and body fields in one object. */
+/** The page a search tool answers over MCP unless asked for more: a model reads, and pays for, every result. */
+export const MCP_SEARCH_DEFAULTS = { limit: { value: 20, description: 'Page size 1-500, default 20 over MCP (100 over REST).' } };
+
 export interface ToolSpec {
   name: string;
   title: string;

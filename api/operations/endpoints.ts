@@ -4,7 +4,7 @@ import { Endpoint, EndpointList } from '../../domain/schemas.ts';
 import { listEndpoints } from '../../data/endpoint-list.ts';
 import { getEndpoint } from '../../data/endpoints.ts';
 import { apiError } from '../errors.ts';
-import { defineOperation, type OperationExample } from '../operation.ts';
+import { defineOperation, MCP_SEARCH_DEFAULTS, type OperationExample } from '../operation.ts';
 
 /** Endpoints: what an agent chooses and calls, each with its offers, input and output. */
 
@@ -19,7 +19,7 @@ export const listEndpointsOperation = defineOperation({
   errors: { '400': 'missing_query: a value of live, has_input, max_price_usd, flag, flags or sort outside what it allows.' },
   tool: {
     name: 'search_endpoints', title: 'Search endpoints', readOnly: true,
-    defaults: { limit: { value: 20, description: 'Page size 1-500, default 20 over MCP (100 over REST).' } },
+    defaults: MCP_SEARCH_DEFAULTS,
   },
   examples: (): OperationExample[] => [
     { query: { q: 'search', max_price_usd: '0.04' } },

@@ -6,7 +6,7 @@ import { listServices } from '../../data/service-list.ts';
 import { getServicesByIds, getStats } from '../../data/service-read.ts';
 import { apiError } from '../errors.ts';
 import { JsonBytes } from '../http.ts';
-import { defineOperation, type OperationContext, type OperationExample } from '../operation.ts';
+import { defineOperation, MCP_SEARCH_DEFAULTS, type OperationContext, type OperationExample } from '../operation.ts';
 
 /** The index's reads: the list, one service, a batch of them, and the census. */
 
@@ -26,7 +26,7 @@ export const listServicesOperation = defineOperation({
   errors: { '400': 'missing_query: a value of live, sort, max_price_usd, source, flag or flags outside what it allows (named in the message).' },
   tool: {
     name: 'search_services', title: 'Search payable services', readOnly: true,
-    defaults: { limit: { value: 20, description: 'Page size 1-500, default 20 over MCP (100 over REST).' } },
+    defaults: MCP_SEARCH_DEFAULTS,
   },
   examples: (): OperationExample[] => [
     { query: { rail: 'x402', chain: 'base', live: 'true', limit: '20' } },
