@@ -3,8 +3,8 @@ import { listSourceFiles, reachableFiles, readImports } from './import-graph.ts'
 
 /*
  * The folders' directions (docs/decisions.md "Folders and their directions"), read from the import specifiers of the
- * project's own files: the site compiles the API's declarations and never a handler, and no two folders import each
- * other, directly or around a loop.
+ * project's own files: the site compiles the API's declarations and never a handler, the API and the webhook worker
+ * reach the crawler through its one public entry, and no two folders import each other, directly or around a loop.
  */
 
 const FOLDERS = ['api', 'crawler', 'data', 'domain', 'net', 'scripts', 'server', 'site', 'webhooks'];
@@ -34,6 +34,15 @@ describe('the site build', () => {
 
   it('compiles nothing of the crawler, the resolver, the webhook worker or the server', () => {
     expect(compiled.filter((file) => ['crawler', 'net', 'webhooks', 'server'].includes(folderOf(file)))).toEqual([]);
+  });
+});
+
+describe('the API and the webhook worker', () => {
+  it('reach the crawler only through its public entry, crawler/index.ts', () => {
+    const internals = [...listSourceFiles('api'), ...listSourceFiles('webhooks')].flatMap((file) =>
+      readImports(file).filter(({ file: imported }) => imported !== null && folderOf(imported) === 'crawler' && imported !== 'crawler/index.ts')
+        .map(({ specifier }) => `${file} imports ${specifier}`));
+    expect(internals).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CheckResult } from '../../domain/check.ts';
-import { toServiceId } from '../../crawler/normalize.ts';
+import { toServiceId } from '../../domain/service-id.ts';
 import { assertPublicUrl, TargetError } from '../../net/guard.ts';
 import { noteFacilitators } from '../../data/facilitators.ts';
 import { getService } from '../../data/service-read.ts';
@@ -37,8 +37,7 @@ async function runCheck(body: z.output<typeof CheckRequest>, context: OperationC
   const { deps, client = 'local' } = context;
   const url = await toPublicUrl(body.url, context, client);
   spendCheck(context);
-  const { agent, probeEndpoint } = await ownerRuntime(deps).prober();
-  const [{ diagnoseAnswer }, { readHostDiscovery }] = await Promise.all([import('../../crawler/check/diagnose.ts'), import('../../crawler/check/discovery.ts')]);
+  const { agent, probeEndpoint, diagnoseAnswer, readHostDiscovery } = await ownerRuntime(deps).crawler();
   const outcome = await probeEndpoint({ url, method: body.method }, { agent, now: deps.now, keepAnswer: true, fallback: body.method === undefined });
   const checkedAt = outcome.probed_at;
   const answer = diagnoseAnswer(outcome.answer!, url, deps.now());

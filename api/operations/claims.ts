@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { checkOwnership, toOwnershipPlaces } from '../../crawler/ownership.ts';
+import { toOwnershipPlaces } from '../../domain/ownership.ts';
 import { createClaim, getClaim, recordClaimAttempt, verifyClaim } from '../../data/claims.ts';
 import { getService } from '../../data/service-read.ts';
 import { createClaimDeclaration, verifyClaimDeclaration, type Claim, type ClaimVerified } from '../declarations/claims.ts';
@@ -42,7 +42,7 @@ export const verifyClaimOperation = defineOperation(verifyClaimDeclaration, asyn
   const runtime = ownerRuntime(deps);
   runtime.spend('verificationsPerClientAndService', `${client} ${claim.service_id}`, 'verifications of one service from one client');
   runtime.spend('verificationsPerClient', client, 'verifications from one client');
-  const { agent } = await runtime.prober();
+  const { agent, checkOwnership } = await runtime.crawler();
   const check = await checkOwnership(service.endpoint, claim.token, { dispatcher: agent.dispatcher, allow: deps.config.allowPrivateTargets, dns: runtime.dns });
   if (!check.verified) {
     recordClaimAttempt(deps.db, claim.id, check.found);

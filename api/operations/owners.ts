@@ -61,7 +61,7 @@ export const recheckServiceOperation = defineOperation(recheckServiceDeclaration
   const runtime = ownerRuntime(deps);
   runtime.spend('rechecksPerService', id, 'recheck of one service');
   const main = listed.endpoints.find((e) => e.url === listed.endpoint);
-  const { agent, probeEndpoint } = await runtime.prober();
+  const { agent, probeEndpoint } = await runtime.crawler();
   const outcome = await probeEndpoint({ url: listed.endpoint, method: main?.method, body: main?.example_body }, { agent, now: deps.now });
   // A delisting while the probe ran leaves nothing to record it on.
   if (getService(deps.db, id)) recordProbe(deps.db, { service_id: id, ...outcome });
