@@ -10,8 +10,8 @@ import { defineOperation } from '../operation.ts';
  * the discovery API's two routes and shapes, over every x402 endpoint whose last check found a challenge. An item's
  * `extensions.bazaar` is made by `@x402/extensions`' own `declareDiscoveryExtension` from the endpoint's input and
  * output, and answered only when its `validateDiscoveryExtension` accepts it: third-party schemas and examples that
- * disagree are left out rather than answered broken. The library is loaded on the first discovery request: every
- * server held its code (about 12 MB of RSS) otherwise.
+ * disagree are left out rather than answered broken. The library is loaded on the first discovery request, so a
+ * server that answers none does not hold its code.
  */
 
 type BazaarLibrary = typeof import('@x402/extensions/bazaar');

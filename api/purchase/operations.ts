@@ -6,7 +6,7 @@ import { defineOperation, type OperationContext } from '../operation.ts';
 
 /**
  * The purchase preview's operations: the catalog, purchases and their approval. Their handlers are loaded on the
- * first call rather than at start: they bring viem, about 18 MB of memory (BENCHMARKS.md) the index's reads never use.
+ * first call rather than at start: they bring viem, whose memory the index's reads, which never use it, should not carry.
  */
 const handlers = () => import('./handlers.ts');
 
