@@ -7,8 +7,8 @@ import type { AppDeps, Route } from './app.ts';
 export const BADGE_COLORS = { live: 'brightgreen', dark: 'red', unchecked: 'lightgrey', unknown: 'lightgrey' } as const;
 
 /**
- * badge-maker (its font-width tables: about 5 MB of the server's RSS), loaded on the first badge asked for, as the MCP SDK is: a
- * server that draws no badge does not hold it.
+ * badge-maker, loaded on the first badge asked for, as the MCP SDK is: its font-width tables are memory that a
+ * server which draws no badge should not hold.
  */
 let badgeMaker: Promise<typeof import('badge-maker')> | undefined;
 const loadBadgeMaker = () => (badgeMaker ??= import('badge-maker'));

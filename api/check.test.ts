@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowList } from '../net/guard.ts';
 import { CHECK_FLEET, startCheckFleet } from '../crawler/testing/check-fleet.ts';
-import { toServiceId } from '../crawler/normalize.ts';
+import { toServiceId } from '../domain/service-id.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { CheckResult, PROBLEM_CODES } from '../domain/check.ts';

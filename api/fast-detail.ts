@@ -6,7 +6,7 @@ import type { HttpLayer } from './http.ts';
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
 
 const DETAIL_PATH = '/api/v1/services/';
-/** An id as the index makes them (crawler/normalize.ts `toServiceId`), in any case. */
+/** An id as the index makes them (domain/service-id.ts `toServiceId`), in any case. */
 const PLAIN_ID = /^[a-z0-9-]+$/i;
 /** `/api/v1/services/batch` is the batch route, whatever the cache holds. */
 const BATCH = 'batch';

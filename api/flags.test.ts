@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toDirectoryConfig } from '../crawler/directories.ts';
-import { toServiceId } from '../crawler/normalize.ts';
+import { toServiceId } from '../domain/service-id.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
 import { runCrawl } from '../crawler/run.ts';
 import { parseAllowList } from '../net/guard.ts';

@@ -1,5 +1,6 @@
 import { createDnsResolver } from '../net/dns.ts';
 import type { AppDeps } from './app.ts';
+import { SUBMIT_LOOKUP_TIMEOUT_MS, SUBMIT_LOOKUPS_IN_ALL, SUBMIT_LOOKUPS_PER_CLIENT } from './lookup-limits.ts';
 
 /*
  * Host name lookups for submitted endpoints and webhook receivers, bounded: each answers within a time limit, and at most a few run at once
@@ -7,12 +8,6 @@ import type { AppDeps } from './app.ts';
  * whatever time limit its caller keeps, so a slot is held until the lookup itself ends, not until its answer stops
  * being awaited: 250 names that never resolve then hold a few slots, not every thread other submissions need.
  */
-
-/** A submitted or receiver host's lookup is awaited at most this long; after it the host is taken as unresolved. */
-export const SUBMIT_LOOKUP_TIMEOUT_MS = 2_000;
-/** Lookups running at once for one client, and in all. */
-export const SUBMIT_LOOKUPS_PER_CLIENT = 4;
-export const SUBMIT_LOOKUPS_IN_ALL = 16;
 
 export type Lookup = (host: string) => Promise<string[]>;
 

@@ -6,7 +6,8 @@ import {
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import { ErrorResponse } from '../domain/schemas.ts';
-import type { BearerScheme, Operation } from './operation.ts';
+import type { BearerScheme } from './declaration.ts';
+import type { Operation } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });

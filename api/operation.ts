@@ -2,24 +2,18 @@ import type { z } from 'zod';
 import type { DetailCache } from '../data/detail-cache.ts';
 import type { ErrorCode } from '../domain/schemas.ts';
 import type { AppDeps } from './app.ts';
+import type { OperationDeclaration, OperationInput } from './declaration.ts';
 import { apiError } from './errors.ts';
 import type { Fetchable } from './purchase/pay.ts';
 
 /*
- * An operation is declared once: its name, method and path, the zod schemas of what it reads (path, query, headers,
- * body) and answers, its summary, the errors it may answer, and its handler over `data/`. The h3 routes (api/app.ts),
- * the OpenAPI document (api/openapi.ts), the /docs tables (site/src/lib/docs.ts) and the MCP tools (api/mcp/) are all
- * made from the list of them (api/operations.ts), so none can disagree with another.
+ * An operation is its declaration (api/declaration.ts: name, method, path, schemas, summary, errors, tool) with a
+ * handler over `data/` attached. The h3 routes (api/app.ts), the OpenAPI document (api/openapi.ts) and the MCP tools
+ * (api/mcp/) are made from the list of them (api/operations/index.ts), /docs from the declarations alone, so none can
+ * disagree with another.
  */
 
 type Shape = z.ZodObject;
-
-export interface OperationInput {
-  path?: Shape;
-  query?: Shape;
-  headers?: Shape;
-  body?: z.ZodType;
-}
 
 /** What a handler is given: each part of the request as its schema read it. */
 export interface Parsed<I extends OperationInput> {
@@ -44,68 +38,20 @@ export interface OperationContext {
   url?: URL;
 }
 
-/** An MCP tool made from an operation: its arguments are the operation's path, query and body fields in one object. */
-/** The page a search tool answers over MCP unless asked for more: a model reads, and pays for, every result. */
-export const MCP_SEARCH_DEFAULTS = { limit: { value: 20, description: 'Page size 1-500, default 20 over MCP (100 over REST).' } };
-
-export interface ToolSpec {
-  name: string;
-  title: string;
-  /** A read that changes nothing (MCP `readOnlyHint`). */
-  readOnly: boolean;
-  /** Tool argument -> the operation's field, where the tool's contract names one otherwise (get_changes' `types`). */
-  arguments?: Record<string, string>;
-  /**
-   * Tool argument -> its value when not given and the description saying so, where an answer a model reads should be
-   * smaller than the REST default (search_services' `limit`).
-   */
-  defaults?: Record<string, { value: unknown; description: string }>;
-}
-
-/** Request examples for /docs: the values filled into the path, the query string and the body. */
-export interface OperationExample {
-  path?: Record<string, string>;
-  query?: Record<string, string>;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-/** The secrets an operation may need as a bearer: a claim's secret, a service's owner key. */
-export type BearerScheme = 'claimSecret' | 'ownerKey';
-
-export interface Operation<I extends OperationInput = OperationInput> {
-  /** The OpenAPI operationId. */
-  id: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** The status of a success, when not 200 (the handler answers a JsonReply with it). */
-  status?: 201 | 202;
-  /** With `{name}` placeholders, as OpenAPI writes them. */
-  path: string;
-  summary: string;
-  /** Which documentation group it belongs to; the demo services are described by the purchase catalog, not /docs. */
-  group: 'index' | 'purchase' | 'demo';
-  input: I;
-  output: z.ZodType;
-  /** Status -> what it means, for every answer but 200, 429 and 500 (which every operation may give). */
-  errors: Record<string, string>;
-  /** Status -> what it means and its shape, for an answer that is not the Error shape (a demo service's 402 challenge). */
-  answers?: Record<string, { description: string; schema: z.ZodType }>;
-  /** The secret it needs as `Authorization: Bearer` (OpenAPI's security scheme of that name: api/openapi.ts). */
-  bearer?: BearerScheme;
-  /** The error code a field's invalid value answers; `invalid_json` for a body, `missing_query` otherwise by default. */
-  fieldErrors?: Record<string, ErrorCode>;
-  tool?: ToolSpec;
-  examples?: (context: { exampleId: string }) => OperationExample[];
+export interface Operation<I extends OperationInput = OperationInput> extends OperationDeclaration<I> {
   /** Answers a value of `output`, or that value already serialized (a `JsonBytes` or `JsonReply` of api/http.ts). */
   handle(input: Parsed<I>, context: OperationContext): unknown;
 }
 
 /**
- * Declares an operation with its handler's input typed from its schemas.
- * @example export const getStats = defineOperation({ id: 'getStats', method: 'GET', path: '/api/v1/stats', ... });
+ * An operation: a declaration with its handler, whose input is typed from the declaration's schemas.
+ * @example export const getStatsOperation = defineOperation(getStatsDeclaration, (_input, { deps }) => getStats(deps.db));
  */
-export function defineOperation<I extends OperationInput>(operation: Operation<I>): Operation {
-  return operation as unknown as Operation;
+export function defineOperation<I extends OperationInput>(
+  declaration: OperationDeclaration<I>,
+  handle: (input: Parsed<I>, context: OperationContext) => unknown,
+): Operation {
+  return { ...declaration, handle } as unknown as Operation;
 }
 
 export type Part = keyof OperationInput;

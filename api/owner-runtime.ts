@@ -1,5 +1,5 @@
 import { createDnsResolver, toLookupFunction, type DnsResolver } from '../net/dns.ts';
-import type { ProbeAgent, probeEndpoint } from '../crawler/probe.ts';
+import type { checkOwnership, diagnoseAnswer, ProbeAgent, probeEndpoint, readHostDiscovery } from '../crawler/index.ts';
 import type { AppDeps } from './app.ts';
 import { apiError } from './errors.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit.ts';
@@ -27,19 +27,23 @@ export const CLAIM_LIMITS = {
 
 type LimitName = keyof typeof CLAIM_LIMITS;
 
-export interface Prober {
+/** What the owner and check routes use of the crawler (crawler/index.ts), with the pool they reach hosts through. */
+export interface CrawlerReach {
   agent: ProbeAgent;
   probeEndpoint: typeof probeEndpoint;
+  checkOwnership: typeof checkOwnership;
+  diagnoseAnswer: typeof diagnoseAnswer;
+  readHostDiscovery: typeof readHostDiscovery;
 }
 
 export interface OwnerRuntime {
   dns: DnsResolver;
   /**
-   * The crawler's probe and the guarded connections it reaches owners' hosts with, loaded and made on first use: an
-   * app that never checks an owner's host opens no pool, and does not hold the probe's challenge readers (mppx and
-   * what it brings: about 13 MB of heap).
+   * The crawler's reach (its probe, ownership check and seller's check) and the guarded connections it reaches hosts
+   * with, loaded and made on first use: an app that never reaches a host opens no pool, and does not hold the probe's
+   * challenge readers.
    */
-  prober(): Promise<Prober>;
+  crawler(): Promise<CrawlerReach>;
   /** Spends one of `name`'s tokens for `key`, or throws 429 `rate_limited` saying what to wait for. */
   spend(name: LimitName, key: string, what: string): void;
 }
@@ -62,13 +66,16 @@ export function ownerRuntime(deps: AppDeps): OwnerRuntime {
 function createOwnerRuntime(deps: AppDeps): OwnerRuntime {
   const dns = deps.dns ?? createDnsResolver({ servers: deps.config.dnsServers });
   const limiters = Object.fromEntries(Object.entries(CLAIM_LIMITS).map(([name, rate]) => [name, createRateLimiter(rate)])) as Record<LimitName, RateLimiter>;
-  let prober: Promise<Prober> | undefined;
+  let reach: Promise<CrawlerReach> | undefined;
   return {
     dns,
-    prober: () => (prober ??= import('../crawler/probe.ts').then((probe) => ({
+    crawler: () => (reach ??= import('../crawler/index.ts').then((crawler) => ({
       // The owner's host is reached through the same resolver as its TXT record: DNS_SERVERS, with a time limit.
-      agent: probe.createProbeAgent({ allow: deps.config.allowPrivateTargets, lookup: toLookupFunction(dns.lookupAll) }),
-      probeEndpoint: probe.probeEndpoint,
+      agent: crawler.createProbeAgent({ allow: deps.config.allowPrivateTargets, lookup: toLookupFunction(dns.lookupAll) }),
+      probeEndpoint: crawler.probeEndpoint,
+      checkOwnership: crawler.checkOwnership,
+      diagnoseAnswer: crawler.diagnoseAnswer,
+      readHostDiscovery: crawler.readHostDiscovery,
     }))),
     spend(name, key, what) {
       const taken = limiters[name].take(key, deps.now().getTime());

@@ -14,7 +14,7 @@ import { delistService } from '../data/owners.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService } from '../data/testing.ts';
 import { ErrorResponse, ServiceDetail, ServiceList, Stats } from '../domain/schemas.ts';
-import { Claim, ClaimVerified } from './operations/claims.ts';
+import { Claim, ClaimVerified } from './declarations/claims.ts';
 import { createApp, serveApp } from './app.ts';
 import { createTestApp, postJson, TEST_NOW, testConfig } from './testing.ts';
 

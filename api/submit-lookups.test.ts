@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDnsResolver } from '../net/dns.ts';
 import { startTestDnsServer } from '../net/testing/dns-server.ts';
 import { SubmitResult } from '../domain/schemas.ts';
-import { SUBMIT_LOOKUP_TIMEOUT_MS, SUBMIT_LOOKUPS_PER_CLIENT } from './lookup-gate.ts';
+import { SUBMIT_LOOKUP_TIMEOUT_MS, SUBMIT_LOOKUPS_PER_CLIENT } from './lookup-limits.ts';
 import { createTestApp, postJson } from './testing.ts';
 
 /*

@@ -6,7 +6,7 @@ import { ServiceDetail } from '../domain/schemas.ts';
 import { TRUST_BEHAVIOURS, type Behaviour } from '../scripts/fleet/behaviours.ts';
 import { startFleet, type Fleet, type FleetRequest } from '../scripts/fleet.ts';
 import { toDirectoryConfig } from './directories.ts';
-import { toServiceId } from './normalize.ts';
+import { toServiceId } from '../domain/service-id.ts';
 import { createProbeAgent, type ProbeAgent } from './probe.ts';
 import { NOT_PROBED_TEMPLATE } from './probe-pass.ts';
 import { runCrawl } from './run.ts';

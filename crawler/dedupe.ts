@@ -22,7 +22,8 @@
 import type { EndpointInput, Price, ServiceInput, SourceRef } from '../data/types.ts';
 import { SOURCE_KINDS, type SourceKind } from '../domain/schemas.ts';
 import type { DiscoveredEndpoint } from './discovered.ts';
-import { UNKNOWN_PRICE, toServiceId, toSortedUnique } from './normalize.ts';
+import { toServiceId } from '../domain/service-id.ts';
+import { UNKNOWN_PRICE, toSortedUnique } from './normalize.ts';
 import { isUrlTemplate } from './template.ts';
 
 type Listed = EndpointInput & { facilitator: string | null };

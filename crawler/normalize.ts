@@ -1,6 +1,6 @@
 /**
  * Normalizing what directories and challenges say into the index's words:
- * service ids, chain names, asset symbols and prices. Pure functions, no I/O.
+ * chain names, asset symbols and prices (a service's id: domain/service-id.ts). Pure functions, no I/O.
  */
 import type { Price } from '../data/types.ts';
 import { toChainName } from '../domain/chains.ts';
@@ -11,17 +11,6 @@ export const UNKNOWN_PRICE: Price = Object.freeze({ usd: null, display: null }) 
 
 /** The price of an endpoint listed as free. */
 export const FREE_PRICE: Price = Object.freeze({ usd: 0, display: 'Free' }) as Price;
-
-/**
- * The service id of an endpoint URL: its host (and port), lower-cased, every run of other characters than a-z0-9 as `-`.
- * @example toServiceId('https://api.Example.com:8443/x') // 'api-example-com-8443'; toServiceId('acp://etsy.com') // 'etsy-com'
- */
-export function toServiceId(url: string): string {
-  const withScheme = url.includes('://') ? url : `https://${url}`;
-  const { host } = new URL(withScheme);
-  if (host === '') throw new TypeError(`no host in ${url}`);
-  return host.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-}
 
 interface KnownAsset {
   symbol: string;

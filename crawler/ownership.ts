@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import type { DnsResolver } from '../net/dns.ts';
 import { assertPublicUrl, TargetError, type AllowList } from '../net/guard.ts';
+import { toOwnershipPlaces } from '../domain/ownership.ts';
 
 /*
  * The check behind a claim (DESIGN.md "Owners and operators"): does the host serve the claim's token at its
@@ -8,10 +9,6 @@ import { assertPublicUrl, TargetError, type AllowList } from '../net/guard.ts';
  * the same reason: crawler/ is the one folder that reaches services, through the SSRF guard (net/guard.ts).
  */
 
-/** Where the owner serves the token, on the host of the service's main endpoint. */
-export const WELL_KNOWN_PATH = '/.well-known/payable-service-index.txt';
-/** The TXT record that carries the token: this label, then the host name. */
-export const TXT_LABEL = '_payable-service-index';
 /** The well-known file is read for at most this long, and at most this much of it. */
 export const OWNERSHIP_TIMEOUT_MS = 5_000;
 export const OWNERSHIP_MAX_BYTES = 4 * 1024;
@@ -30,17 +27,6 @@ export interface OwnershipCheckOptions {
   dispatcher: Dispatcher;
   allow: AllowList;
   dns: DnsResolver;
-}
-
-/**
- * Where the claim's token is expected for a service whose main endpoint is `endpoint`: the well-known file on the
- * endpoint's own origin (https for every public host; http only where ALLOW_PRIVATE_TARGETS lets a local host be
- * listed), and the TXT record name.
- * @example toOwnershipPlaces('https://api.example.com/v1/pay') // { well_known_url: 'https://api.example.com/.well-known/payable-service-index.txt', dns_name: '_payable-service-index.api.example.com' }
- */
-export function toOwnershipPlaces(endpoint: string): { well_known_url: string; dns_name: string } {
-  const url = new URL(endpoint);
-  return { well_known_url: `${url.origin}${WELL_KNOWN_PATH}`, dns_name: `${TXT_LABEL}.${url.hostname.replace(/^\[|\]$/g, '')}` };
 }
 
 /**

@@ -86,7 +86,7 @@ export function toCheckBudget(mainProbes: number): number {
 
 /**
  * Probes wait at most this long, or until this many are waiting, to be recorded together (`createRecorder`):
- * small transactions, since the API's readers measured slower beside larger ones (BENCHMARKS.md).
+ * small transactions, since the API's readers slow down beside larger ones.
  */
 const RECORD_EVERY_MS = 25;
 const RECORD_BATCH = 16;
@@ -144,7 +144,7 @@ export async function probePass(db: DB, options: ProbePassOptions): Promise<Prob
 /**
  * A pass's plan: the hosts' chains in the order they start, how many services, how long their requests are expected
  * to take in all, and the wildcard checks due. A chain is its host's service ids joined by CHAIN_SEPARATOR (ids hold
- * none): one string a host, since a pass over 100,000 hosts holds them all (an array a host took 23 MB of heap).
+ * none): one string a host, since a pass holds every host's at once and an array a host costs several times its text.
  */
 interface PassPlan {
   chains: string[];
@@ -206,9 +206,9 @@ function* readChains(db: DB, chains: string[]): Generator<ProbeTarget[]> {
 }
 
 /**
- * Runs `task` on every item through `queue`, adding items only while fewer than `queue.concurrency` wait: queued all
- * at once, 100,000 hosts' tasks held over 100 MB of heap, past the crawl child's cap. Throws the first task's error
- * once the tasks started have ended.
+ * Runs `task` on every item through `queue`, adding items only while fewer than `queue.concurrency` wait: each task
+ * queued is memory held, and a whole pass queued at once would not fit the crawl child's heap cap. Throws the first
+ * task's error once the tasks started have ended.
  */
 async function queueAsSlotsFree<T>(queue: PQueue, items: Iterable<T>, task: (item: T) => Promise<void>): Promise<void> {
   let failure: { error: unknown } | undefined;

@@ -237,8 +237,8 @@ async function untilAborted(responding: Promise<Dispatcher.ResponseData>, signal
 
 /**
  * What a probe's connection is destroyed with once its answer is read (or the probe gave up): undici hands the socket
- * it destroys an error, Node formats that error's stack, and one made once here costs nothing each time (a new one
- * cost about a tenth of a probe's CPU).
+ * it destroys an error and Node formats that error's stack, a cost paid on every probe unless the error is made once,
+ * here.
  */
 const HUNG_UP = new Error('the probe hung up');
 

@@ -14,7 +14,7 @@ import { makeService, openTestDatabase } from '../data/testing.ts';
 import { BEHAVIOURS } from '../scripts/fleet/behaviours.ts';
 import { startFleet, type Fleet } from '../scripts/fleet.ts';
 import { toDirectoryConfig } from './directories.ts';
-import { toServiceId } from './normalize.ts';
+import { toServiceId } from '../domain/service-id.ts';
 import { createProbeAgent, type ProbeAgent } from './probe.ts';
 import { runCrawl } from './run.ts';
 import { processSubmissions } from './submissions.ts';

@@ -1,7 +1,7 @@
 /**
  * `npm run compile`: bundles the server and the crawl into plain JavaScript under `.build/`, which `npm start` and
  * its crawl children run with plain node. Under tsx every process also carries the loader's thread and a cost per
- * module loaded through its hooks: the server would start some 35 MB larger (BENCHMARKS.md). Packages stay in
+ * module loaded through its hooks, so every process would start larger than plain node runs it. Packages stay in
  * node_modules; code split into chunks loads when first imported, so viem stays out of memory until the purchase
  * preview is first asked for.
  */

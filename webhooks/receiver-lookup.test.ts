@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveApp } from '../api/app.ts';
-import { SUBMIT_LOOKUP_TIMEOUT_MS } from '../api/lookup-gate.ts';
+import { SUBMIT_LOOKUP_TIMEOUT_MS } from '../api/lookup-limits.ts';
 import { createTestApp } from '../api/testing.ts';
 import { startTestDnsServer } from '../net/testing/dns-server.ts';
 import { ErrorResponse, WebhookCreated } from '../domain/schemas.ts';

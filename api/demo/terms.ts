@@ -1,5 +1,6 @@
 import type { PaymentRequirements } from '@x402/core/types';
-// viem's utils entry, not all of viem: a demo service's 402, which every probe pass asks for, then costs 12 MB, not 20.
+// viem's utils entry, not all of viem: a demo service's 402, which every probe pass asks for, loads the address
+// checksum alone; the rest of viem waits for a purchase.
 import { getAddress } from 'viem/utils';
 import type { Config } from '../config.ts';
 import type { DemoService } from './service.ts';

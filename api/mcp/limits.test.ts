@@ -5,7 +5,7 @@ import { upsertServices } from '../../data/services.ts';
 import { makeService, openTestDatabase } from '../../data/testing.ts';
 import { ErrorResponse, SubmitResult } from '../../domain/schemas.ts';
 import { createApp, serveApp } from '../app.ts';
-import { SUBMIT_LOOKUPS_PER_CLIENT } from '../lookup-gate.ts';
+import { SUBMIT_LOOKUPS_PER_CLIENT } from '../lookup-limits.ts';
 import { postJson, testConfig, TEST_NOW } from '../testing.ts';
 
 /*

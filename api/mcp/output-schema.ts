@@ -1,7 +1,8 @@
 /*
  * A tool's output schema as its answer's top level only: each field with its JSON types, nested shapes left open.
- * The full schemas of every answer repeated in tools/list cost 57 KB, more than a model's context should spend on a
- * list of tools; structuredContent is still exactly the REST body, whose full schema /openapi.json gives.
+ * The full schemas of every answer repeated in tools/list would take it past the 24 KiB it is held to (DESIGN.md), more
+ * than a model's context should spend on a list of tools; structuredContent is still exactly the REST body, whose
+ * full schema /openapi.json gives.
  */
 
 type JsonSchema = Record<string, unknown>;

@@ -1,9 +1,10 @@
-import { z } from 'zod';
-import { CheckResult } from '../../domain/check.ts';
-import { toServiceId } from '../../crawler/normalize.ts';
+import type { z } from 'zod';
+import type { CheckResult } from '../../domain/check.ts';
+import { toServiceId } from '../../domain/service-id.ts';
 import { assertPublicUrl, TargetError } from '../../net/guard.ts';
 import { noteFacilitators } from '../../data/facilitators.ts';
 import { getService } from '../../data/service-read.ts';
+import { checkEndpointDeclaration, type CheckRequest } from '../declarations/check.ts';
 import { apiError } from '../errors.ts';
 import { appLookupGate } from '../lookup-gate.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
@@ -16,30 +17,7 @@ import { createRateLimiter, type RateLimiter } from '../ratelimit.ts';
  * another host, so a client gets few of them (`CHECK_RATE_LIMIT`) on top of the API's rate limit.
  */
 
-const URL_REQUIRED = 'is required: the absolute http(s) URL to check';
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-export const CheckRequest = z.object({
-  url: z.string({ error: URL_REQUIRED }).trim().min(1, { error: URL_REQUIRED }).max(2048, { error: 'is over 2048 characters' })
-    .meta({ description: 'The absolute http(s) URL that should answer 402 with a payment challenge.', format: 'uri' }),
-  method: z.string({ error: `must be one of ${METHODS.join(', ')}` }).trim().toUpperCase().pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` }))
-    .optional().meta({ description: 'The method it is called with; default GET, then POST when GET answers 400/404/405/422.' }),
-}).meta({ id: 'CheckRequest' });
-
-export const checkEndpointOperation = defineOperation({
-  id: 'checkEndpoint',
-  method: 'POST',
-  path: '/api/v1/check',
-  group: 'index',
-  summary: 'Check any URL now, as the index probes it: every payment challenge decoded with its offers, every problem with a stable code and its fix, the host\'s discovery documents, and whether the index lists it. At most 6 a minute per client.',
-  input: { body: CheckRequest },
-  fieldErrors: { url: 'invalid_endpoint' },
-  output: CheckResult,
-  errors: { '400': 'invalid_json, or invalid_endpoint (not a public absolute http(s) URL).', '413': 'invalid_json: body over 64 KiB.' },
-  tool: { name: 'check_endpoint', title: 'Check a payable endpoint', readOnly: true },
-  examples: () => [{ body: { url: 'https://api.example.com/v1/quote', method: 'GET' } }],
-  handle: ({ body }, context) => runCheck(body, context),
-});
+export const checkEndpointOperation = defineOperation(checkEndpointDeclaration, ({ body }, context) => runCheck(body, context));
 
 const limiters = new WeakMap<object, RateLimiter>();
 
@@ -59,8 +37,7 @@ async function runCheck(body: z.output<typeof CheckRequest>, context: OperationC
   const { deps, client = 'local' } = context;
   const url = await toPublicUrl(body.url, context, client);
   spendCheck(context);
-  const { agent, probeEndpoint } = await ownerRuntime(deps).prober();
-  const [{ diagnoseAnswer }, { readHostDiscovery }] = await Promise.all([import('../../crawler/check/diagnose.ts'), import('../../crawler/check/discovery.ts')]);
+  const { agent, probeEndpoint, diagnoseAnswer, readHostDiscovery } = await ownerRuntime(deps).crawler();
   const outcome = await probeEndpoint({ url, method: body.method }, { agent, now: deps.now, keepAnswer: true, fallback: body.method === undefined });
   const checkedAt = outcome.probed_at;
   const answer = diagnoseAnswer(outcome.answer!, url, deps.now());

@@ -1,7 +1,8 @@
-import { z } from 'zod';
-import { checkOwnership, toOwnershipPlaces } from '../../crawler/ownership.ts';
+import type { z } from 'zod';
+import { toOwnershipPlaces } from '../../domain/ownership.ts';
 import { createClaim, getClaim, recordClaimAttempt, verifyClaim } from '../../data/claims.ts';
 import { getService } from '../../data/service-read.ts';
+import { createClaimDeclaration, verifyClaimDeclaration, type Claim, type ClaimVerified } from '../declarations/claims.ts';
 import { apiError } from '../errors.ts';
 import { JsonReply } from '../http.ts';
 import { defineOperation } from '../operation.ts';
@@ -9,113 +10,48 @@ import { assertClaimSecret, hashSecret, newClaimSecret, newOwnerKey } from '../o
 import { ownerRuntime } from '../owner-runtime.ts';
 
 /**
- * Claims (DESIGN.md "Owners and operators", "Public data only"): whoever controls a service's host proves it by serving
- * a token, and gets the owner key. Only the client that made the claim can verify it: verifying needs the claim's
- * secret, answered once with it, so a claim id or token seen elsewhere (on the host, in a published copy) is worth
- * nothing. Not MCP tools: the secrets and keys they answer should never sit in an agent's transcript.
+ * Claims' handlers (what a claim is and answers: api/declarations/claims.ts). A secret or key is stored only as its
+ * digest and answered once; verifying reads the owner's host through the crawler's ownership check.
  */
 
-const dateTime = z.iso.datetime({ offset: true });
-
-export const Claim = z
-  .object({
-    id: z.string().meta({ example: 'clm_3q2xkS1bUu9o0nQW' }),
-    service_id: z.string(),
-    token: z.string().meta({ description: 'Serve it as the whole body of well_known_url, or as the TXT record dns_name. Not a secret.' }),
-    claim_secret: z.string().meta({
-      description: 'clms_…: shown once; send it as Authorization: Bearer to verify this claim. Keep it to yourself: the token is public once served, the secret never is.',
-      example: 'clms_…',
-    }),
-    well_known_url: z.string().meta({ example: 'https://api.example.com/.well-known/payable-service-index.txt' }),
-    dns_name: z.string().meta({ example: '_payable-service-index.api.example.com' }),
-    expires_at: dateTime.meta({ description: 'Seven days after the claim: verify before then.' }),
-  })
-  .meta({ id: 'Claim' });
-
-export const ClaimVerified = z
-  .object({
-    status: z.literal('verified'),
-    service_id: z.string(),
-    owner_key: z.string().meta({ description: 'psi_…: shown once; send it as Authorization: Bearer on the owner routes. It replaces any earlier key.' }),
-  })
-  .meta({ id: 'ClaimVerified' });
-
-export const createClaimOperation = defineOperation({
-  id: 'createClaim',
-  method: 'POST',
-  path: '/api/v1/claims',
-  group: 'index',
-  summary: 'Claim a service: answers a token to serve at the host\'s well-known file or in a TXT record, and the claim secret (shown once) that verifying the claim within 7 days needs.',
-  input: {
-    body: z.object({
-      service_id: z.string({ error: 'is required: the id of a listed service' }).trim().min(1, { error: 'is required: the id of a listed service' })
-        .max(300, { error: 'is over 300 characters' }).meta({ description: 'The id of a listed service.' }),
-    }).meta({ id: 'ClaimRequest' }),
-  },
-  output: Claim,
-  status: 201,
-  errors: { '400': 'invalid_json.', '404': 'not_found: no such listed service.', '413': 'invalid_json: body over 64 KiB.' },
-  examples: ({ exampleId }) => [{ body: { service_id: exampleId } }],
-  handle: ({ body }, { deps, client = 'local' }) => {
-    const id = body.service_id.toLowerCase();
-    const service = getService(deps.db, id);
-    if (!service) throw apiError(404, 'not_found', `No listed service with id "${id.slice(0, 100)}". Find ids at /api/v1/services.`);
-    if (service.endpoint.startsWith('acp://')) throw apiError(409, 'conflict', 'An ACP merchant has no HTTP host to serve a token from; it cannot be claimed here.');
-    const runtime = ownerRuntime(deps);
-    runtime.spend('claimsPerClientAndService', `${client} ${id}`, 'claims of one service from one client');
-    runtime.spend('claimsPerClient', client, 'claims from one client');
-    const secret = newClaimSecret();
-    const claim = createClaim(deps.db, { service_id: id, secret_digest: hashSecret(secret), client, now: deps.now() });
-    const answer = {
-      id: claim.id, service_id: id, token: claim.token, claim_secret: secret, ...toOwnershipPlaces(service.endpoint), expires_at: claim.expires_at,
-    };
-    return new JsonReply(201, { 'cache-control': 'no-store' }, answer satisfies z.infer<typeof Claim>);
-  },
+export const createClaimOperation = defineOperation(createClaimDeclaration, ({ body }, { deps, client = 'local' }) => {
+  const id = body.service_id.toLowerCase();
+  const service = getService(deps.db, id);
+  if (!service) throw apiError(404, 'not_found', `No listed service with id "${id.slice(0, 100)}". Find ids at /api/v1/services.`);
+  if (service.endpoint.startsWith('acp://')) throw apiError(409, 'conflict', 'An ACP merchant has no HTTP host to serve a token from; it cannot be claimed here.');
+  const runtime = ownerRuntime(deps);
+  runtime.spend('claimsPerClientAndService', `${client} ${id}`, 'claims of one service from one client');
+  runtime.spend('claimsPerClient', client, 'claims from one client');
+  const secret = newClaimSecret();
+  const claim = createClaim(deps.db, { service_id: id, secret_digest: hashSecret(secret), client, now: deps.now() });
+  const answer = {
+    id: claim.id, service_id: id, token: claim.token, claim_secret: secret, ...toOwnershipPlaces(service.endpoint), expires_at: claim.expires_at,
+  };
+  return new JsonReply(201, { 'cache-control': 'no-store' }, answer satisfies z.infer<typeof Claim>);
 });
 
-export const verifyClaimOperation = defineOperation({
-  id: 'verifyClaim',
-  method: 'POST',
-  path: '/api/v1/claims/{id}/verify',
-  group: 'index',
-  summary: 'Verify a claim with its secret: the index reads the well-known file (5 s, 4 KiB, same host) and the TXT record; either holding the token answers the owner key, shown once.',
-  input: {
-    path: z.object({ id: z.string().meta({ description: 'The claim id.' }) }),
-    headers: z.object({
-      authorization: z.string().optional().meta({ description: 'Bearer <claim_secret>, the secret POST /api/v1/claims answered with the claim.' }),
-    }),
-  },
-  output: ClaimVerified,
-  bearer: 'claimSecret',
-  errors: {
-    '401': 'unauthorized: no claim secret, or not this claim\'s (an unknown claim id answers the same).',
-    '404': 'not_found: the claim\'s service is no longer listed.',
-    '409': 'conflict: the token was not found (the message says what was found instead), the claim expired, or it was verified already.',
-  },
-  examples: () => [{ path: { id: '{claim_id}' }, headers: { Authorization: 'Bearer clms_…' } }],
-  handle: async ({ path, headers }, { deps, client = 'local' }) => {
-    const claim = getClaim(deps.db, path.id);
-    assertClaimSecret(claim, headers.authorization);
-    if (claim.status === 'verified') throw apiError(409, 'conflict', 'This claim was verified already; its key was shown then. Make a new claim to get a new key.');
-    if (Date.parse(claim.expires_at) <= deps.now().getTime()) {
-      throw apiError(409, 'conflict', `This claim expired at ${claim.expires_at}. Make a new claim with POST /api/v1/claims.`);
-    }
-    const service = getService(deps.db, claim.service_id);
-    if (!service) throw apiError(404, 'not_found', `The service "${claim.service_id}" is not listed now.`);
-    const runtime = ownerRuntime(deps);
-    runtime.spend('verificationsPerClientAndService', `${client} ${claim.service_id}`, 'verifications of one service from one client');
-    runtime.spend('verificationsPerClient', client, 'verifications from one client');
-    const { agent } = await runtime.prober();
-    const check = await checkOwnership(service.endpoint, claim.token, { dispatcher: agent.dispatcher, allow: deps.config.allowPrivateTargets, dns: runtime.dns });
-    if (!check.verified) {
-      recordClaimAttempt(deps.db, claim.id, check.found);
-      throw apiError(409, 'conflict', `The token was not found: ${check.found}.`);
-    }
-    const key = newOwnerKey();
-    if (!verifyClaim(deps.db, claim, hashSecret(key), deps.now().toISOString())) {
-      throw apiError(409, 'conflict', 'This claim was verified already; its key was shown then.');
-    }
-    deps.onDataChanged?.();
-    return { status: 'verified', service_id: claim.service_id, owner_key: key } satisfies z.infer<typeof ClaimVerified>;
-  },
+export const verifyClaimOperation = defineOperation(verifyClaimDeclaration, async ({ path, headers }, { deps, client = 'local' }) => {
+  const claim = getClaim(deps.db, path.id);
+  assertClaimSecret(claim, headers.authorization);
+  if (claim.status === 'verified') throw apiError(409, 'conflict', 'This claim was verified already; its key was shown then. Make a new claim to get a new key.');
+  if (Date.parse(claim.expires_at) <= deps.now().getTime()) {
+    throw apiError(409, 'conflict', `This claim expired at ${claim.expires_at}. Make a new claim with POST /api/v1/claims.`);
+  }
+  const service = getService(deps.db, claim.service_id);
+  if (!service) throw apiError(404, 'not_found', `The service "${claim.service_id}" is not listed now.`);
+  const runtime = ownerRuntime(deps);
+  runtime.spend('verificationsPerClientAndService', `${client} ${claim.service_id}`, 'verifications of one service from one client');
+  runtime.spend('verificationsPerClient', client, 'verifications from one client');
+  const { agent, checkOwnership } = await runtime.crawler();
+  const check = await checkOwnership(service.endpoint, claim.token, { dispatcher: agent.dispatcher, allow: deps.config.allowPrivateTargets, dns: runtime.dns });
+  if (!check.verified) {
+    recordClaimAttempt(deps.db, claim.id, check.found);
+    throw apiError(409, 'conflict', `The token was not found: ${check.found}.`);
+  }
+  const key = newOwnerKey();
+  if (!verifyClaim(deps.db, claim, hashSecret(key), deps.now().toISOString())) {
+    throw apiError(409, 'conflict', 'This claim was verified already; its key was shown then.');
+  }
+  deps.onDataChanged?.();
+  return { status: 'verified', service_id: claim.service_id, owner_key: key } satisfies z.infer<typeof ClaimVerified>;
 });

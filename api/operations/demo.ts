@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEMO_SERVICES } from '../demo/registry.ts';
 import type { DemoService } from '../demo/service.ts';
+import { declareOperation } from '../declaration.ts';
 import { defineOperation, readPart, type FieldNamer, type Operation } from '../operation.ts';
 import { PaymentRequired } from '../purchase/schemas.ts';
 
@@ -14,7 +15,7 @@ const paymentHeader = z.object({
  * and the MCP server, which never answer one. Not an MCP tool: an agent buys one through the purchase tools.
  */
 function toDemoOperation(service: DemoService): Operation {
-  return defineOperation({
+  const declaration = declareOperation({
     id: service.id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
     method: 'GET',
     path: service.path,
@@ -29,10 +30,10 @@ function toDemoOperation(service: DemoService): Operation {
         schema: PaymentRequired,
       },
     },
-    handle: async ({ query, headers }, { deps, url }) => {
-      if (!url) throw new Error('a demo service answers only over HTTP, where its challenge names the URL asked for');
-      return (await import('../demo/answer.ts')).answerDemoCall(service, { params: query, payment: headers['payment-signature'], url }, deps);
-    },
+  });
+  return defineOperation(declaration, async ({ query, headers }, { deps, url }) => {
+    if (!url) throw new Error('a demo service answers only over HTTP, where its challenge names the URL asked for');
+    return (await import('../demo/answer.ts')).answerDemoCall(service, { params: query, payment: headers['payment-signature'], url }, deps);
   });
 }
 

@@ -1,57 +1,26 @@
-import { z } from 'zod';
-import { EndpointListQuery, toEndpointQuery } from '../../domain/endpoint-query.ts';
-import { Endpoint, EndpointList } from '../../domain/schemas.ts';
+import { toEndpointQuery } from '../../domain/endpoint-query.ts';
+import type { EndpointList } from '../../domain/schemas.ts';
 import { listEndpoints } from '../../data/endpoint-list.ts';
 import { getEndpoint } from '../../data/endpoints.ts';
+import { getEndpointDeclaration, listEndpointsDeclaration } from '../declarations/endpoints.ts';
 import { apiError } from '../errors.ts';
-import { defineOperation, MCP_SEARCH_DEFAULTS, type OperationExample } from '../operation.ts';
+import { defineOperation } from '../operation.ts';
 
 /** Endpoints: what an agent chooses and calls, each with its offers, input and output. */
 
-export const listEndpointsOperation = defineOperation({
-  id: 'listEndpoints',
-  method: 'GET',
-  path: '/api/v1/endpoints',
-  group: 'index',
-  summary: 'Search endpoints (one operation each, with offers, input and output). Live and unflagged first; with q, best match first.',
-  input: { query: EndpointListQuery },
-  output: EndpointList,
-  errors: { '400': 'missing_query: a value of live, has_input, max_price_usd, flag, flags or sort outside what it allows.' },
-  tool: {
-    name: 'search_endpoints', title: 'Search endpoints', readOnly: true,
-    defaults: MCP_SEARCH_DEFAULTS,
-  },
-  examples: (): OperationExample[] => [
-    { query: { q: 'search', max_price_usd: '0.04' } },
-    { query: { rail: 'mpp', scheme: 'session', has_input: 'true' } },
-    { query: { sort: 'price', live: 'true', limit: '20' } },
-  ],
-  handle: ({ query }, { deps }) => {
-    const applied = toEndpointQuery(query);
-    const { counts, endpoints, more } = listEndpoints(deps.db, applied);
-    return {
-      generated_at: deps.now().toISOString(),
-      counts,
-      page: { ...applied.page, next_offset: more ? applied.page.offset + endpoints.length : null, sort: applied.sort, ignored: applied.ignored },
-      endpoints,
-    } satisfies EndpointList;
-  },
+export const listEndpointsOperation = defineOperation(listEndpointsDeclaration, ({ query }, { deps }) => {
+  const applied = toEndpointQuery(query);
+  const { counts, endpoints, more } = listEndpoints(deps.db, applied);
+  return {
+    generated_at: deps.now().toISOString(),
+    counts,
+    page: { ...applied.page, next_offset: more ? applied.page.offset + endpoints.length : null, sort: applied.sort, ignored: applied.ignored },
+    endpoints,
+  } satisfies EndpointList;
 });
 
-export const getEndpointOperation = defineOperation({
-  id: 'getEndpoint',
-  method: 'GET',
-  path: '/api/v1/endpoints/{id}',
-  group: 'index',
-  summary: 'One endpoint: how to call it, its offers and its last check.',
-  input: { path: z.object({ id: z.string().meta({ description: 'Endpoint id (case-insensitive).' }) }) },
-  output: Endpoint,
-  errors: { '404': 'not_found: no such endpoint.' },
-  tool: { name: 'get_endpoint', title: 'Get one endpoint', readOnly: true },
-  examples: ({ exampleId }) => [{ path: { id: `${exampleId}.get` } }],
-  handle: ({ path }, { deps }) => {
-    const endpoint = getEndpoint(deps.db, path.id.toLowerCase());
-    if (endpoint === null) throw apiError(404, 'not_found', `No endpoint with id "${path.id.slice(0, 100)}". Find ids at /api/v1/endpoints.`);
-    return endpoint;
-  },
+export const getEndpointOperation = defineOperation(getEndpointDeclaration, ({ path }, { deps }) => {
+  const endpoint = getEndpoint(deps.db, path.id.toLowerCase());
+  if (endpoint === null) throw apiError(404, 'not_found', `No endpoint with id "${path.id.slice(0, 100)}". Find ids at /api/v1/endpoints.`);
+  return endpoint;
 });

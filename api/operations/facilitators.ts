@@ -1,17 +1,7 @@
-import { FacilitatorList } from '../../domain/facilitators.ts';
+import type { FacilitatorList } from '../../domain/facilitators.ts';
 import { listFacilitators } from '../../data/facilitators.ts';
+import { listFacilitatorsDeclaration } from '../declarations/facilitators.ts';
 import { defineOperation } from '../operation.ts';
 
 /** The facilitator directory: every facilitator the index has seen, what its `/supported` answered, who names it. */
-export const listFacilitatorsOperation = defineOperation({
-  id: 'listFacilitators',
-  method: 'GET',
-  path: '/api/v1/facilitators',
-  group: 'index',
-  summary: 'Every facilitator the index has seen (in challenges, directories or its configuration), checked at most hourly at GET {url}/supported: whether it answered, its kinds (x402Version, scheme, network), extensions, and how many listed services name it.',
-  input: {},
-  output: FacilitatorList,
-  errors: {},
-  examples: () => [{}],
-  handle: (_input, { deps }) => ({ generated_at: deps.now().toISOString(), facilitators: listFacilitators(deps.db) }) satisfies FacilitatorList,
-});
+export const listFacilitatorsOperation = defineOperation(listFacilitatorsDeclaration, (_input, { deps }) => ({ generated_at: deps.now().toISOString(), facilitators: listFacilitators(deps.db) }) satisfies FacilitatorList);

@@ -1,3 +1,5 @@
+import type { OperationDeclaration } from '../declaration.ts';
+import { DECLARATIONS } from '../declarations/index.ts';
 import type { Operation } from '../operation.ts';
 import {
   approvePurchaseOperation, createPurchaseOperation, declinePurchaseOperation, getCatalogOperation, getCatalogServiceOperation,
@@ -20,43 +22,30 @@ import { checkEndpointOperation } from './check.ts';
 import { listFacilitatorsOperation } from './facilitators.ts';
 import { DEMO_OPERATIONS } from './demo.ts';
 
-/**
- * Every public operation of the API, in the order the documentation lists them: REST routes, `/openapi.json`,
- * `/docs` and the MCP tools are all made from this list.
- */
-export const OPERATIONS: readonly Operation[] = [
-  listServicesOperation,
-  getServiceOperation,
-  batchServicesOperation,
-  batchServicesByQueryOperation,
-  listEndpointsOperation,
-  getEndpointOperation,
-  listX402ResourcesOperation,
-  searchX402ResourcesOperation,
-  getStatsOperation,
-  getStatusOperation,
-  listChangesOperation,
-  listServiceChangesOperation,
-  submitServiceOperation,
-  getSubmissionOperation,
-  checkEndpointOperation,
-  listFacilitatorsOperation,
-  createWebhookOperation,
-  getWebhookOperation,
-  listWebhookDeliveriesOperation,
-  testWebhookOperation,
-  deleteWebhookOperation,
-  createClaimOperation,
-  verifyClaimOperation,
-  editServiceOperation,
-  delistServiceOperation,
-  relistServiceOperation,
-  recheckServiceOperation,
-  getCatalogOperation,
-  getCatalogServiceOperation,
-  createPurchaseOperation,
-  getPurchaseOperation,
-  approvePurchaseOperation,
-  declinePurchaseOperation,
-  ...DEMO_OPERATIONS,
+/** The operation of every declaration: a handler attached to each (`defineOperation`), in any order. */
+const HANDLED: readonly Operation[] = [
+  listServicesOperation, getServiceOperation, batchServicesOperation, batchServicesByQueryOperation, listEndpointsOperation,
+  getEndpointOperation, listX402ResourcesOperation, searchX402ResourcesOperation, getStatsOperation, getStatusOperation,
+  listChangesOperation, listServiceChangesOperation, submitServiceOperation, getSubmissionOperation, checkEndpointOperation,
+  listFacilitatorsOperation, createWebhookOperation, getWebhookOperation, listWebhookDeliveriesOperation,
+  testWebhookOperation, deleteWebhookOperation, createClaimOperation, verifyClaimOperation, editServiceOperation,
+  delistServiceOperation, relistServiceOperation, recheckServiceOperation, getCatalogOperation, getCatalogServiceOperation,
+  createPurchaseOperation, getPurchaseOperation, approvePurchaseOperation, declinePurchaseOperation,
 ];
+
+/**
+ * Every public operation of the API, in the order its declarations list them (api/declarations/index.ts), then the
+ * demo services: REST routes, `/openapi.json` and the MCP tools are all made from this list. A declaration without
+ * a handler, or a handler of no listed declaration, stops the API at load rather than missing a route.
+ */
+export const OPERATIONS: readonly Operation[] = [...toDeclaredOrder(DECLARATIONS, HANDLED), ...DEMO_OPERATIONS];
+
+function toDeclaredOrder(declarations: readonly OperationDeclaration[], handled: readonly Operation[]): Operation[] {
+  const byId = new Map(handled.map((operation) => [operation.id, operation]));
+  if (byId.size !== declarations.length) throw new Error(`${byId.size} handled operations for ${declarations.length} declarations`);
+  return declarations.map((declaration) => {
+    const operation = byId.get(declaration.id);
+    if (!operation) throw new Error(`the operation "${declaration.id}" is declared but has no handler (api/operations/)`);
+    return operation;
+  });
+}

@@ -1,18 +1,7 @@
-import { IndexStatus } from '../../domain/schemas.ts';
+import type { IndexStatus } from '../../domain/schemas.ts';
 import { getIndexStatus } from '../../data/crawl-status.ts';
+import { getStatusDeclaration } from '../declarations/status.ts';
 import { defineOperation } from '../operation.ts';
 
 /** The crawler's own status: what its last passes did, and whether this machine reaches the services at all. */
-export const getStatusOperation = defineOperation({
-  id: 'getStatus',
-  method: 'GET',
-  path: '/api/v1/status',
-  group: 'index',
-  summary: 'The last probe and discovery passes (when, how long, counts by outcome), each directory read (endpoints, error), and offline: true when the last probe pass reached none of the services.',
-  input: {},
-  output: IndexStatus,
-  errors: {},
-  tool: { name: 'get_status', title: 'Status of the crawler', readOnly: true },
-  examples: () => [{}],
-  handle: (_input, { deps }) => getIndexStatus(deps.db, deps.now()) satisfies IndexStatus,
-});
+export const getStatusOperation = defineOperation(getStatusDeclaration, (_input, { deps }) => getIndexStatus(deps.db, deps.now()) satisfies IndexStatus);

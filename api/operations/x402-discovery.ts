@@ -1,47 +1,24 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { listDiscoveredResources, type DiscoveredResource, type DiscoveryFilters } from '../../data/x402-discovery.ts';
-import { toInteger, toText, toWords } from '../../domain/list-query.ts';
 import { toExampleObject } from '../../domain/call-example.ts';
 import type { Endpoint } from '../../domain/schemas.ts';
-import { defineOperation, type OperationExample } from '../operation.ts';
+import { listX402ResourcesDeclaration, PAGE, searchX402ResourcesDeclaration, type Item } from '../declarations/x402-discovery.ts';
+import { defineOperation } from '../operation.ts';
 
 /*
  * The index as a Bazaar any x402 client reads (`withBazaar(new HTTPFacilitatorClient({ url: BASE_URL + '/x402' }))`):
  * the discovery API's two routes and shapes, over every x402 endpoint whose last check found a challenge. An item's
  * `extensions.bazaar` is made by `@x402/extensions`' own `declareDiscoveryExtension` from the endpoint's input and
  * output, and answered only when its `validateDiscoveryExtension` accepts it: third-party schemas and examples that
- * disagree are left out rather than answered broken. The library is loaded on the first discovery request: every
- * server held its code (about 12 MB of RSS) otherwise.
+ * disagree are left out rather than answered broken. The library is loaded on the first discovery request, so a
+ * server that answers none does not hold its code.
  */
 
 type BazaarLibrary = typeof import('@x402/extensions/bazaar');
 let library: Promise<BazaarLibrary> | undefined;
 const loadLibrary = () => (library ??= import('@x402/extensions/bazaar'));
 
-const PAGE = { min: 1, max: 100, default: 20 };
 const clampLimit = (limit: number) => Math.min(PAGE.max, Math.max(PAGE.min, limit));
-
-const filters = {
-  type: z.preprocess(toText, z.string().optional()).meta({ description: 'http (the only type listed; any other matches nothing).' }),
-  payTo: z.preprocess(toText, z.string().optional()).meta({ description: 'An accepts entry pays this address (any case).' }),
-  scheme: z.preprocess(toText, z.string().optional()).meta({ description: 'An accepts entry has this scheme (exact, upto).' }),
-  network: z.preprocess(toText, z.string().optional()).meta({ description: 'An accepts entry is on this network (CAIP-2 or v1 name).' }),
-  extensions: z.preprocess(toText, z.string().optional()).meta({ description: 'bazaar: only resources with a known input.' }),
-  limit: z.preprocess(toInteger, z.int().default(PAGE.default)).meta({ description: 'Page size 1-100, default 20 (clamped).' }),
-};
-
-const Item = z.object({
-  resource: z.string(),
-  type: z.literal('http'),
-  x402Version: z.int(),
-  accepts: z.array(z.record(z.string(), z.unknown())).meta({ description: 'As the last challenge stated them.' }),
-  lastUpdated: z.string().meta({ description: 'When that challenge was seen (ISO 8601).' }),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  serviceName: z.string(),
-  tags: z.array(z.string()),
-  extensions: z.record(z.string(), z.unknown()).optional().meta({ description: 'bazaar: info and schema, where the input is known.' }),
-}).meta({ id: 'DiscoveryResource' });
 
 /**
  * The input as declareDiscoveryExtension takes it: its query or body with their schema, and the example the directory
@@ -97,62 +74,20 @@ function toFilters(query: Record<string, unknown>): DiscoveryFilters {
   return Object.fromEntries(keys.flatMap((key) => (typeof query[key] === 'string' ? [[key, query[key]]] : [])));
 }
 
-export const listX402ResourcesOperation = defineOperation({
-  id: 'listX402Resources',
-  method: 'GET',
-  path: '/x402/discovery/resources',
-  group: 'index',
-  summary: 'The x402 Bazaar discovery list: every x402 endpoint whose last check found a challenge, as any x402 client reads it.',
-  input: {
-    query: z.object({
-      ...filters,
-      offset: z.preprocess(toInteger, z.int().default(0)).meta({ description: 'Resources to skip, default 0.' }),
-    }),
-  },
-  output: z.object({
-    x402Version: z.literal(2),
-    items: z.array(Item),
-    pagination: z.object({ limit: z.int(), offset: z.int(), total: z.int() }),
-  }).meta({ id: 'DiscoveryResourcesResponse' }),
-  errors: {},
-  examples: (): OperationExample[] => [{ query: { type: 'http', limit: '20' } }, { query: { scheme: 'exact', network: 'eip155:8453' } }],
-  handle: async ({ query }, { deps }) => {
-    const page = { limit: clampLimit(query.limit), offset: Math.max(0, query.offset) };
-    const { total, resources } = listDiscoveredResources(deps.db, toFilters(query), page);
-    const lib = await loadLibrary();
-    return { x402Version: 2 as const, items: resources.map((found) => toItem(found, lib)), pagination: { ...page, total } };
-  },
+export const listX402ResourcesOperation = defineOperation(listX402ResourcesDeclaration, async ({ query }, { deps }) => {
+  const page = { limit: clampLimit(query.limit), offset: Math.max(0, query.offset) };
+  const { total, resources } = listDiscoveredResources(deps.db, toFilters(query), page);
+  const lib = await loadLibrary();
+  return { x402Version: 2 as const, items: resources.map((found) => toItem(found, lib)), pagination: { ...page, total } };
 });
 
-export const searchX402ResourcesOperation = defineOperation({
-  id: 'searchX402Resources',
-  method: 'GET',
-  path: '/x402/discovery/search',
-  group: 'index',
-  summary: 'The x402 Bazaar discovery search: the same resources, every word of query in their text, with a cursor.',
-  input: {
-    query: z.object({
-      query: z.preprocess(toWords, z.string().optional()).meta({ description: "Words, each in the resource's or its service's text." }),
-      ...filters,
-      cursor: z.preprocess(toInteger, z.int().default(0)).meta({ description: 'From the last page\'s pagination.cursor.' }),
-    }),
-  },
-  output: z.object({
-    x402Version: z.literal(2),
-    resources: z.array(Item),
-    partialResults: z.boolean(),
-    pagination: z.object({ limit: z.int(), cursor: z.string().nullable() }),
-  }).meta({ id: 'DiscoverySearchResponse' }),
-  errors: {},
-  examples: () => [{ query: { query: 'weather', limit: '10' } }],
-  handle: async ({ query }, { deps }) => {
-    const page = { limit: clampLimit(query.limit), offset: Math.max(0, query.cursor) };
-    const { total, resources } = listDiscoveredResources(deps.db, toFilters(query), page);
-    const lib = await loadLibrary();
-    const next = page.offset + resources.length;
-    return {
-      x402Version: 2 as const, resources: resources.map((found) => toItem(found, lib)), partialResults: false,
-      pagination: { limit: page.limit, cursor: next < total ? String(next) : null },
-    };
-  },
+export const searchX402ResourcesOperation = defineOperation(searchX402ResourcesDeclaration, async ({ query }, { deps }) => {
+  const page = { limit: clampLimit(query.limit), offset: Math.max(0, query.cursor) };
+  const { total, resources } = listDiscoveredResources(deps.db, toFilters(query), page);
+  const lib = await loadLibrary();
+  const next = page.offset + resources.length;
+  return {
+    x402Version: 2 as const, resources: resources.map((found) => toItem(found, lib)), partialResults: false,
+    pagination: { limit: page.limit, cursor: next < total ? String(next) : null },
+  };
 });

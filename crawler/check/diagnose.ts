@@ -7,7 +7,7 @@ import type { CheckChallenge, Problem } from '../../domain/check.ts';
 import { classifyProbe, readHeader, type ProbeFacts } from '../classify.ts';
 import { isTestnetOnly } from '../flags.ts';
 import { diagnoseMpp } from './mpp.ts';
-import { toProblem } from './problems.ts';
+import { toProblem } from '../../domain/problems.ts';
 import { diagnoseX402Body, diagnoseX402Header, type Diagnosis } from './x402.ts';
 
 export interface AnswerDiagnosis {

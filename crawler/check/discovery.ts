@@ -12,7 +12,7 @@ import type { Offer } from '../../domain/schemas.ts';
 import { DirectoryError, fetchJson } from '../fetch-json.ts';
 import { toMppOffer, toX402Offers } from './offers.ts';
 import { isRecord, readText } from '../sources/read.ts';
-import { toProblem } from './problems.ts';
+import { toProblem } from '../../domain/problems.ts';
 
 export const DISCOVERY_TIMEOUT_MS = 10_000;
 export const MAX_DISCOVERY_BYTES = 256 * 1024;

@@ -7,7 +7,7 @@ import type { Problem } from '../../domain/check.ts';
 import { findPaymentSchemes, readMppChallenges } from '../challenge.ts';
 import { toMppOffer } from './offers.ts';
 import { isRecord } from '../sources/read.ts';
-import { toProblem } from './problems.ts';
+import { toProblem } from '../../domain/problems.ts';
 import type { Diagnosis } from './x402.ts';
 
 const REQUIRED_PARAMS = ['id', 'realm', 'method', 'intent', 'request'] as const;

@@ -12,7 +12,7 @@ import { readX402Body, readX402Header, toCanonicalBase64 } from '../challenge.ts
 import { toAssetSymbol } from '../normalize.ts';
 import { toX402Offers } from './offers.ts';
 import { isRecord } from '../sources/read.ts';
-import { toProblem } from './problems.ts';
+import { toProblem } from '../../domain/problems.ts';
 
 /** A challenge as a check reports it, and whether it decoded only leniently (a strict client would not read it). */
 export interface Diagnosis {

@@ -1,5 +1,5 @@
 /**
- * Indexes measured on 100,000 services: the list's unfiltered order covers `dual_rail` so counts read the index
+ * Indexes for the list's reads: the list's unfiltered order covers `dual_rail` so counts read the index
  * alone, and a service's newest probes come in index order (the `id` tie-break included) without a sort.
  */
 export const up = `

@@ -4,7 +4,7 @@
  * event loop with the crawler. Sends the parent its directory URL and the time each request to each service (by id)
  * should take.
  */
-import { toServiceId } from '../../crawler/normalize.ts';
+import { toServiceId } from '../../domain/service-id.ts';
 import { PROBE_TIMEOUT_MS } from '../../crawler/probe.ts';
 import { startFleet } from '../fleet.ts';
 

@@ -11,7 +11,7 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toServiceId } from '../../crawler/normalize.ts';
+import { toServiceId } from '../../domain/service-id.ts';
 import { openDatabase } from '../../data/db.ts';
 import { upsertServices } from '../../data/services.ts';
 import type { ServiceInput } from '../../data/types.ts';

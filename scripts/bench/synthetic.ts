@@ -2,7 +2,7 @@
  * Deterministic synthetic services for the benchmarks: service `i` is a pure function of `i`, with a spread of
  * rails, chains, assets, endpoint counts and liveness shaped like the public directories (see BENCHMARKS.md).
  */
-import { toServiceId } from '../../crawler/normalize.ts';
+import { toServiceId } from '../../domain/service-id.ts';
 import type { EndpointInput, Price, ProbeInput, Rail, ServiceInput, SourceRef } from '../../data/types.ts';
 import { seededRandom, type Random } from '../seeded-random.ts';
 

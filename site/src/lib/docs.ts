@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import type { Operation, OperationExample } from '../../../api/operation.ts';
-import { OPERATIONS } from '../../../api/operations/index.ts';
+import type { OperationDeclaration, OperationExample } from '../../../api/declaration.ts';
+import { DECLARATIONS } from '../../../api/declarations/index.ts';
 import { ERROR_CODES, type ErrorCode } from '../../../domain/schemas.ts';
 import { shellQuote } from './format.ts';
 
 /**
  * Every route of the API and the site, with curl examples: the source of /docs (HTML) and of the route list in
- * /llms.txt, so the two never disagree. The API's routes come from its operation list (api/operations/), the same one
- * its router, /openapi.json and MCP tools are made from.
+ * /llms.txt, so the two never disagree. The API's routes come from its operations' declarations (api/declarations/),
+ * the same ones its router, /openapi.json and MCP tools are made from; the site never compiles their handlers.
  */
 
 export interface RouteDoc {
   /** Anchor on /docs. */
   anchor: string;
-  method: Operation['method'];
+  method: OperationDeclaration['method'];
   path: string;
   summary: string;
   params: Array<{ name: string; text: string }>;
@@ -55,8 +55,8 @@ const ANCHORS: Readonly<Record<string, string>> = {
  * @example listRouteGroups({ siteUrl, stagingUrl: siteUrl, exampleId: 'api-example-com' })[0].routes[0].path // '/api/v1/services'
  */
 export function listRouteGroups({ siteUrl, stagingUrl, exampleId }: DocsOptions): RouteGroup[] {
-  const routesOf = (group: Operation['group'], origin: string) =>
-    OPERATIONS.filter((operation) => operation.group === group).map((operation) => toRouteDoc(operation, origin, exampleId));
+  const routesOf = (group: OperationDeclaration['group'], origin: string) =>
+    DECLARATIONS.filter((operation) => operation.group === group).map((operation) => toRouteDoc(operation, origin, exampleId));
   return [
     {
       title: 'Index API',
@@ -148,7 +148,7 @@ export function toMcpConfigs(siteUrl: string): { http: string; stdio: string } {
 
 /** The MCP tools, in the operations' order: the names `tools/list` answers. */
 export function listMcpTools(): string[] {
-  return OPERATIONS.flatMap((operation) => (operation.tool ? [operation.tool.name] : []));
+  return DECLARATIONS.flatMap((operation) => (operation.tool ? [operation.tool.name] : []));
 }
 
 /** What an error code says beyond its name; a record over every code, so a new one cannot go undocumented. */
@@ -169,7 +169,7 @@ export function listErrorCodes(): Array<{ code: ErrorCode; note: string }> {
   return ERROR_CODES.map((code) => ({ code, note: ERROR_NOTES[code] }));
 }
 
-function toRouteDoc(operation: Operation, origin: string, exampleId: string): RouteDoc {
+function toRouteDoc(operation: OperationDeclaration, origin: string, exampleId: string): RouteDoc {
   const { path, query, headers, body } = operation.input;
   return {
     anchor: ANCHORS[operation.id] ?? operation.id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
@@ -186,7 +186,7 @@ function toParams(schema: z.ZodObject): RouteDoc['params'] {
   return Object.entries(schema.shape).map(([name, field]) => ({ name, text: String((field as z.ZodType).meta()?.description ?? '') }));
 }
 
-function toCurl(operation: Operation, origin: string, example: OperationExample): string {
+function toCurl(operation: OperationDeclaration, origin: string, example: OperationExample): string {
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => example.path?.[name] ?? `{${name}}`);
   // Commas and colons read better as written (`ids=a,b`, `chain=eip155:8453`), and need no escape in a query.
   const search = new URLSearchParams(example.query ?? {}).toString().replace(/%2C/g, ',').replace(/%3A/g, ':');
@@ -198,7 +198,7 @@ function toCurl(operation: Operation, origin: string, example: OperationExample)
 }
 
 /** What an operation answers: its output's shape and fields, and its statuses. */
-function toAnswers(operation: Operation): string {
+function toAnswers(operation: OperationDeclaration): string {
   const output = operation.output;
   const id = output.meta()?.id;
   const fields = output instanceof z.ZodObject ? Object.keys(output.shape).join(', ') : '';

@@ -3,7 +3,7 @@
  * fix. Severity: `error` when no client can pay from the challenge as written (or the index does not accept it),
  * `warning` when it is accepted but some clients or facilitators refuse or misread it, `info` for what is worth knowing.
  */
-import type { Problem, ProblemCode, Severity } from '../../domain/check.ts';
+import type { Problem, ProblemCode, Severity } from './check.ts';
 
 interface ProblemRule {
   severity: Severity;
