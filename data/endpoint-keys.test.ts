@@ -7,7 +7,7 @@ import type { EndpointFilters } from '../domain/endpoint-query.ts';
 import type { EndpointSort, Offer } from '../domain/schemas.ts';
 import { openDatabase, type DB } from './db.ts';
 import { recordEndpointChecks } from './endpoint-checks.ts';
-import { listEndpoints } from './endpoint-list.ts';
+import { ENDPOINT_ORDERS, listEndpoints } from './endpoint-list.ts';
 import { ENDPOINT_JOINS, ENDPOINT_LIVE } from './endpoints.ts';
 import { writeServiceFlags } from './flags.ts';
 import { recordProbes } from './probes.ts';
@@ -250,6 +250,17 @@ describe('listEndpoints over the kept keys', () => {
         expect([filters, sort, seen]).toEqual([filters, sort, expected.ids]);
       }
     }
+  });
+
+  it('reads each order from its index without a sort, and counts a filter from the quality index alone', () => {
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((row) => row.detail).join('\n');
+    for (const { by, index } of Object.values(ENDPOINT_ORDERS)) {
+      const walk = plan(`SELECT e.id FROM service_endpoints e INDEXED BY ${index} ORDER BY ${by} LIMIT 20`);
+      expect(walk).toContain(`COVERING INDEX ${index}`);
+      expect(walk).not.toContain('TEMP B-TREE');
+    }
+    expect(plan(`SELECT count(*), sum(e.live IS 1) FROM service_endpoints e INDEXED BY service_endpoints_quality
+      WHERE instr(e.terms, 'rail:mpp') > 0 AND e.min_usd <= 0.01 AND e.latency_ms > 0 AND e.service_flagged = 0`)).toContain('COVERING INDEX service_endpoints_quality');
   });
 
   it('answers a write at once: counts and pages follow a change through the connection', () => {

@@ -31,12 +31,17 @@ type Counts = { total: number; live: number };
 
 /** The name and descriptions, padded and with punctuation as spaces, for whole-word and word-start matches. */
 const WORDS = `(' ' || replace(replace(replace(lower(s.name || ' ' || coalesce(e.description, '') || ' ' || coalesce(s.description, '')), ',', ' '), '.', ' '), '-', ' ') || ' ')`;
-/** The quality keys (data/quality.ts) as kept on the endpoint row, written as migration 021's index holds them. */
-const QUALITY = `e.live IS NOT 1, e.service_flagged, e.service_uptime_30d IS NULL, e.service_uptime_30d DESC, e.service_source_count DESC`;
+/**
+ * The quality keys (data/quality.ts) as kept on the endpoint row, written as migration 021's index holds them; with
+ * `live` asked, every match shares the first, and leaving it out lets SQLite read the rest in the index's order.
+ */
+const SERVICE_QUALITY = 'e.service_flagged, e.service_uptime_30d IS NULL, e.service_uptime_30d DESC, e.service_source_count DESC';
+const QUALITY = `e.live IS NOT 1, ${SERVICE_QUALITY}`;
+const QUALITY_INDEX = 'service_endpoints_quality';
 
 /** Each order but relevance: its ORDER BY over the endpoints `e`, and the index that reads it without a sort. */
-const ORDERS: Record<Exclude<EndpointSort, 'relevance'>, { by: string; index: string }> = {
-  quality: { by: `${QUALITY}, e.id`, index: 'service_endpoints_quality' },
+export const ENDPOINT_ORDERS: Record<Exclude<EndpointSort, 'relevance'>, { by: string; index: string }> = {
+  quality: { by: `${QUALITY}, e.id`, index: QUALITY_INDEX },
   price: { by: 'e.min_usd IS NULL, e.min_usd, e.id', index: 'service_endpoints_price' },
   latency: { by: 'e.latency_ms IS NULL, e.latency_ms, e.id', index: 'service_endpoints_latency' },
 };
@@ -65,7 +70,7 @@ function pushTerm(where: Where, term: string): void {
   else push(where, held, term);
 }
 
-function toWhere(db: DB, filters: EndpointFilters, words: string[]): Where {
+function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: string[]): Where {
   const where: Where = { sql: [], params: [] };
   if (filters.service !== undefined) push(where, 'e.service_id = ?', filters.service);
   if (filters.live !== undefined) push(where, '(e.live IS NOT 1) = ?', filters.live ? 0 : 1);
@@ -75,7 +80,7 @@ function toWhere(db: DB, filters: EndpointFilters, words: string[]): Where {
   // The facet table holds each service's flags (data/flags.ts), so the filter reads no JSON.
   if (filters.flag !== undefined) push(where, 'e.service_id IN (SELECT service_id FROM service_facets WHERE facet = ?)', `flag:${filters.flag}`);
   if (filters.no_flags) where.sql.push('e.service_flagged = 0');
-  pushWords(db, where, words);
+  pushWords(db, cache, where, words);
   return where;
 }
 
@@ -92,22 +97,36 @@ const servicePhraseOf = (word: string) => `{name description} : ${phraseOf(word)
 const INDEXED_WORD = `e.search_rowid IN (SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ?
   UNION SELECT search_rowid FROM service_endpoints WHERE service_id IN
     (SELECT id FROM services WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)))`;
-/** The endpoints a word reaches, its matches counted up to RARITY_CAP in each index: a service's match reaches all of its. */
-const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE endpoints_fts MATCH ? LIMIT ${RARITY_CAP}))
-  + (SELECT coalesce(sum(endpoint_count), 0) FROM services
-    WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP}))`;
+/** A word's matches in each index, counted up to RARITY_CAP from the indexes alone. */
+const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE endpoints_fts MATCH ? LIMIT ${RARITY_CAP})) AS endpoints,
+  (SELECT count(*) FROM (SELECT 1 FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP})) AS services`;
 
 /**
  * The words of `q` as conditions: the rarest word the trigram indexes can find narrows the search to its matches (the
  * planner cannot tell which word of a full-text match is rare, and a common one would read a good share of every
  * endpoint); every word is then tested on the whole text, which keeps the answer what the text says.
  */
-function pushWords(db: DB, where: Where, words: string[]): void {
+function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]): void {
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
-  const count = (word: string) => cachedStatement(db, MATCHES).pluck().get(phraseOf(word), servicePhraseOf(word)) as number;
-  const rarest = indexed.length > 1 ? indexed.map((word) => ({ word, n: count(word) })).sort((a, b) => a.n - b.n)[0]!.word : indexed[0];
+  const rarest = indexed.length > 1 ? indexed.map((word) => ({ word, n: reachOf(db, cache, word) })).sort((a, b) => a.n - b.n)[0]!.word : indexed[0];
   if (rarest !== undefined) push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
   for (const word of words) push(where, `instr(${ENDPOINT_TEXT}, ?) > 0`, word);
+}
+
+/**
+ * About how many endpoints a word reaches: its matches in their own text, and a service's match reaches each of its
+ * endpoints (as many as a service has on average: reading each matched service's own count would cost a row each).
+ * Kept per word, since words recur across queries far more than whole queries do.
+ */
+function reachOf(db: DB, cache: EndpointCache, word: string): number {
+  let reach = cache.wordReach.get(word);
+  if (reach === undefined) {
+    const found = cachedStatement(db, MATCHES).get(phraseOf(word), servicePhraseOf(word)) as { endpoints: number; services: number };
+    reach = found.endpoints + found.services * cache.endpointsPerService;
+    if (cache.wordReach.size >= MAX_CACHED_QUERIES) cache.wordReach.clear();
+    cache.wordReach.set(word, reach);
+  }
+  return reach;
 }
 
 /** The text score of `q`: per word, 3 for a whole word of the name or a description, 2 for a word start, 1 else. */
@@ -139,20 +158,26 @@ function readTally(db: DB, filters: EndpointFilters, words: string[]): Counts | 
  */
 export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult {
   const words = query.filters.q ? toWords(query.filters.q) : [];
-  const where = toWhere(db, query.filters, words);
+  const cache = getCache(db);
+  const where = toWhere(db, cache, query.filters, words);
   const sort = query.sort === 'relevance' && words.length === 0 ? 'quality' : query.sort;
   const score = sort === 'relevance' ? toScore(words) : null;
   const clause = where.sql.length > 0 ? ` WHERE ${where.sql.join(' AND ')}` : '';
+  const { service, flag, has_input } = query.filters;
+  // Counting and ordering matches scan the quality index, which holds every key but the input, unless a service (or a
+  // flag's services) finds them by its own index.
+  const scanned = words.length === 0 && service === undefined && flag === undefined && has_input === undefined ? ` INDEXED BY ${QUALITY_INDEX}` : '';
   const plan: Plan = {
     // The service is joined only for the text `q` reads.
     from: `FROM service_endpoints e${words.length > 0 ? ' JOIN services s ON s.id = e.service_id' : ''}${clause}`,
+    scanned,
     params: where.params,
-    by: score === null ? ORDERS[sort === 'relevance' ? 'quality' : sort].by : `${score.sql} DESC, ${QUALITY}, e.id`,
+    by: score !== null ? `${score.sql} DESC, ${QUALITY}, e.id`
+      : sort === 'quality' && query.filters.live !== undefined ? `${SERVICE_QUALITY}, e.id` : ENDPOINT_ORDERS[sort === 'relevance' ? 'quality' : sort].by,
     byParams: score?.params ?? [],
-    index: sort === 'relevance' ? null : ORDERS[sort].index,
+    index: sort === 'relevance' ? null : ENDPOINT_ORDERS[sort].index,
     searched: words.length > 0,
   };
-  const cache = getCache(db);
   const { counts, order } = readMatches(db, cache, plan, () => readTally(db, query.filters, words));
   const { limit, offset } = query.page;
   const ids = order ? order.slice(offset, offset + limit + 1) : readWalk(db, plan, limit + 1, offset);
@@ -171,6 +196,8 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
 interface Plan {
   /** FROM ... WHERE ... over the endpoints `e` (and their services `s` when searched). */
   from: string;
+  /** ` INDEXED BY` the quality index when counting and ordering the matches read it alone, else ''. */
+  scanned: string;
   params: unknown[];
   /** The ORDER BY, its parameters (the text score's), and the index that reads it without a sort (not `relevance`). */
   by: string;
@@ -182,10 +209,12 @@ interface Plan {
 
 /** One page walked along the order's index, with one row more to tell whether more follow. */
 function readWalk(db: DB, plan: Plan, limit: number, offset: number): string[] {
-  const from = plan.index === null ? plan.from : plan.from.replace('FROM service_endpoints e', `FROM service_endpoints e INDEXED BY ${plan.index}`);
+  const from = plan.index === null ? plan.from : indexedBy(plan.from, ` INDEXED BY ${plan.index}`);
   return cachedStatement(db, `SELECT e.id ${from} ORDER BY ${plan.by} LIMIT ? OFFSET ?`).pluck()
     .all(...plan.params, ...plan.byParams, limit, offset) as string[];
 }
+
+const indexedBy = (from: string, index: string) => from.replace('FROM service_endpoints e', `FROM service_endpoints e${index}`);
 
 /** What every page of one query shares. */
 interface Matches {
@@ -213,13 +242,14 @@ function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Coun
     remember(cache, countKey, found, orderKey, ids);
     return { counts: found, order: ids };
   }
-  const counted = counts ?? tally() ?? cachedStatement(db, `SELECT count(*) AS total, coalesce(sum(e.live IS 1), 0) AS live ${plan.from}`)
+  const scan = indexedBy(plan.from, plan.scanned);
+  const counted = counts ?? tally() ?? cachedStatement(db, `SELECT count(*) AS total, coalesce(sum(e.live IS 1), 0) AS live ${scan}`)
     .get(...plan.params) as Counts;
   if (!keepsOrder(plan, counted, cache.endpoints)) {
     remember(cache, countKey, counted);
     return { counts: counted };
   }
-  const ids = cachedStatement(db, `SELECT e.id ${plan.from} ORDER BY ${plan.by}`).pluck().all(...plan.params, ...plan.byParams) as string[];
+  const ids = counted.total === 0 ? [] : cachedStatement(db, `SELECT e.id ${scan} ORDER BY ${plan.by}`).pluck().all(...plan.params, ...plan.byParams) as string[];
   remember(cache, countKey, counted, orderKey, ids);
   return { counts: counted, order: ids };
 }
@@ -256,6 +286,7 @@ const statements = preparedOnce({
   termTally: `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(live), 0) AS live FROM endpoint_tallies WHERE term = ?`,
   priceTally: `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(live), 0) AS live FROM endpoint_price_tallies WHERE min_usd <= ?`,
   endpoints: `SELECT coalesce(sum(total), 0) FROM endpoint_tallies WHERE term = ''`,
+  services: `SELECT total FROM service_tallies`,
   // data_version moves when another connection commits (a crawl child), total_changes at a write through this one.
   changes: `SELECT (SELECT data_version FROM pragma_data_version()) AS elsewhere, total_changes() AS here`,
 });
@@ -273,8 +304,11 @@ interface EndpointCache {
   orders: Map<string, string[]>;
   /** How many ids the kept orders hold together. */
   keptIds: number;
-  /** How many endpoints there are. */
+  /** How many endpoints there are, and how many a service has on average. */
   endpoints: number;
+  endpointsPerService: number;
+  /** About how many endpoints each word of `q` reaches (reachOf). */
+  wordReach: Map<string, number>;
 }
 
 const caches = new WeakMap<DB, EndpointCache>();
@@ -286,8 +320,11 @@ function getCache(db: DB): EndpointCache {
   const cache = caches.get(db);
   if (cache && changes.here === cache.changes.here
     && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
+  const endpoints = s.endpoints.pluck().get() as number;
+  const services = s.services.pluck().get() as number;
   const fresh: EndpointCache = {
-    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), keptIds: 0, endpoints: s.endpoints.pluck().get() as number,
+    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), keptIds: 0, endpoints,
+    endpointsPerService: services > 0 ? endpoints / services : 0, wordReach: new Map(),
   };
   caches.set(db, fresh);
   return fresh;
