@@ -35,27 +35,32 @@ const termsOf = (e: string) => {
 };
 
 /** Sets every kept column of the endpoint rows `where` picks (`service_endpoints` itself is `e`'s name there). */
-const deriveRows = (where: string) => `UPDATE service_endpoints SET
-    live = (SELECT ${liveOf('service_endpoints', 's')} FROM services s WHERE s.id = service_endpoints.service_id),
-    latency_ms = (SELECT ${latencyOf('service_endpoints', 's')} FROM services s WHERE s.id = service_endpoints.service_id),
-    service_flagged = (SELECT s.flags <> '[]' FROM services s WHERE s.id = service_endpoints.service_id),
-    service_uptime_30d = (SELECT s.uptime_30d FROM services s WHERE s.id = service_endpoints.service_id),
-    service_source_count = (SELECT json_array_length(s.sources) FROM services s WHERE s.id = service_endpoints.service_id),
-    terms = ${termsOf('service_endpoints')}
-  WHERE ${where};`;
+const deriveRows = (where: string) => `UPDATE service_endpoints SET live = ${liveOf('service_endpoints', 's')},
+    latency_ms = ${latencyOf('service_endpoints', 's')}, service_flagged = s.flags <> '[]', service_uptime_30d = s.uptime_30d,
+    service_source_count = json_array_length(s.sources), terms = ${termsOf('service_endpoints')}
+  FROM services s WHERE s.id = service_endpoints.service_id AND ${where};`;
 
-/** Adds (`sign` 1) or takes away (-1) the endpoint `row` (NEW or OLD) in the tallies; empties are dropped. */
-const tally = (row: string, sign: 1 | -1) => sign === 1
+/** Adds (`sign` 1) or takes away (-1) the endpoint `row` (NEW or OLD) in the term tallies, `when` holds; empties are dropped. */
+const tallyTerms = (row: string, sign: 1 | -1, when = 'true') => sign === 1
   ? `INSERT INTO endpoint_tallies (term, total, live)
-      SELECT value, 1, ${row}.live IS 1 FROM (SELECT '' AS value UNION SELECT value FROM json_each(${row}.terms)) WHERE true
-      ON CONFLICT (term) DO UPDATE SET total = total + 1, live = live + excluded.live;
-    INSERT INTO endpoint_price_tallies (min_usd, total, live) SELECT ${row}.min_usd, 1, ${row}.live IS 1 WHERE ${row}.min_usd IS NOT NULL
-      ON CONFLICT (min_usd) DO UPDATE SET total = total + 1, live = live + excluded.live;`
+      SELECT value, 1, ${row}.live IS 1 FROM (SELECT '' AS value UNION SELECT value FROM json_each(${row}.terms)) WHERE ${when}
+      ON CONFLICT (term) DO UPDATE SET total = total + 1, live = live + excluded.live;`
   : `UPDATE endpoint_tallies SET total = total - 1, live = live - (${row}.live IS 1)
-      WHERE term IN (SELECT '' UNION SELECT value FROM json_each(${row}.terms));
-    DELETE FROM endpoint_tallies WHERE total = 0 AND term IN (SELECT '' UNION SELECT value FROM json_each(${row}.terms));
-    UPDATE endpoint_price_tallies SET total = total - 1, live = live - (${row}.live IS 1) WHERE min_usd = ${row}.min_usd;
-    DELETE FROM endpoint_price_tallies WHERE total = 0 AND min_usd = ${row}.min_usd;`;
+      WHERE ${when} AND term IN (SELECT '' UNION SELECT value FROM json_each(${row}.terms));
+    DELETE FROM endpoint_tallies WHERE ${when} AND total = 0 AND term IN (SELECT '' UNION SELECT value FROM json_each(${row}.terms));`;
+
+/** The same in the price tallies. */
+const tallyPrice = (row: string, sign: 1 | -1, when = 'true') => sign === 1
+  ? `INSERT INTO endpoint_price_tallies (min_usd, total, live) SELECT ${row}.min_usd, 1, ${row}.live IS 1
+      WHERE ${when} AND ${row}.min_usd IS NOT NULL
+      ON CONFLICT (min_usd) DO UPDATE SET total = total + 1, live = live + excluded.live;`
+  : `UPDATE endpoint_price_tallies SET total = total - 1, live = live - (${row}.live IS 1) WHERE ${when} AND min_usd = ${row}.min_usd;
+    DELETE FROM endpoint_price_tallies WHERE ${when} AND total = 0 AND min_usd = ${row}.min_usd;`;
+
+const tally = (row: string, sign: 1 | -1) => `${tallyTerms(row, sign)}\n  ${tallyPrice(row, sign)}`;
+/** An update moves the term tallies when liveness or terms changed, the price tallies when liveness or price did. */
+const TERMS_MOVED = '(NEW.live IS NOT OLD.live OR NEW.terms IS NOT OLD.terms)';
+const PRICE_MOVED = '(NEW.live IS NOT OLD.live OR NEW.min_usd IS NOT OLD.min_usd)';
 
 const KEY_OF = (row: string) => `service_id = ${row}.service_id AND coalesce(method, '') = ${row}.method AND url = ${row}.url
     AND url IS NOT (SELECT endpoint FROM services WHERE id = ${row}.service_id)`;
@@ -145,7 +150,9 @@ END;
 CREATE TRIGGER service_endpoints_tally_update AFTER UPDATE OF live, terms, min_usd ON service_endpoints
   WHEN NEW.live IS NOT OLD.live OR NEW.terms IS NOT OLD.terms OR NEW.min_usd IS NOT OLD.min_usd
 BEGIN
-  ${tally('OLD', -1)}
-  ${tally('NEW', 1)}
+  ${tallyTerms('OLD', -1, TERMS_MOVED)}
+  ${tallyTerms('NEW', 1, TERMS_MOVED)}
+  ${tallyPrice('OLD', -1, PRICE_MOVED)}
+  ${tallyPrice('NEW', 1, PRICE_MOVED)}
 END;
 `;
