@@ -59,14 +59,16 @@ function push(where: Where, sql: string, ...params: unknown[]): void {
 /** The filters kept as terms on each endpoint row (migration 021), with the prefix of their values. */
 const TERM_FILTERS = ['rail', 'chain', 'asset', 'scheme'] as const;
 
+/** Printable ASCII but `"` and `\`: what JSON writes as itself, whichever writer. */
+const PLAIN_JSON_TEXT = /^[ !#-[\]-~]*$/;
+
 /**
- * The endpoint holds `term` in its kept terms (a JSON array). A term that JSON writes as itself in quotes is first
- * looked for as text, which passes over most rows without reading their JSON; json_each decides.
+ * The endpoint holds `term` in its kept terms (a JSON array). A term that JSON writes as itself is first looked for
+ * in quotes as text, which passes over most rows without reading their JSON; json_each decides.
  */
 function pushTerm(where: Where, term: string): void {
   const held = 'EXISTS (SELECT 1 FROM json_each(e.terms) WHERE value = ?)';
-  const quoted = JSON.stringify(term);
-  if (quoted === `"${term}"`) push(where, `(instr(e.terms, ?) > 0 AND ${held})`, quoted, term);
+  if (PLAIN_JSON_TEXT.test(term)) push(where, `(instr(e.terms, ?) > 0 AND ${held})`, `"${term}"`, term);
   else push(where, held, term);
 }
 
