@@ -3,29 +3,47 @@
  * orders, with counts over every match. Every order ends in the endpoint id, so offset paging never repeats or skips
  * one while nothing is written. An endpoint's terms are its standing offers (its last valid challenge's, else its
  * directories') plus the terms its directories list; its price is `min_usd` (data/endpoints.ts).
+ *
+ * What the list filters, counts and orders by is kept on each endpoint row by triggers (migration 021): its liveness
+ * and latency, its service's quality keys, its terms. So:
+ * - counts of no filter, one term (`rail`, `chain`, `asset`, `scheme`) or `max_price_usd` alone, each with or
+ *   without `live`, are read from tallies; any other filter counts its matches on the endpoint rows, with no join
+ *   (and the service's text for `q`);
+ * - a page is read by walking the order's index (`quality`, `price`, `latency`) until it is full, or, when the
+ *   matches are few (a twentieth of the endpoints) or found by `q`, from their order read once and kept.
+ * What every page of one query shares (its counts, a kept order) is cached until a change through this connection,
+ * or for up to COUNTS_MAX_LAG_MS after a commit by another, as the services list's (data/service-list.ts).
  */
 import type { EndpointFilters, EndpointQuery } from '../domain/endpoint-query.ts';
 import type { EndpointItem, EndpointSort } from '../domain/schemas.ts';
-import { cachedStatement, type DB } from './db.ts';
-import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_LIVE, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
+import { cachedStatement, preparedOnce, type DB } from './db.ts';
+import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
+import { COUNTS_MAX_LAG_MS } from './service-list.ts';
 
 export interface ListEndpointsResult {
-  counts: { total: number; live: number };
+  counts: Counts;
   endpoints: EndpointItem[];
   more: boolean;
 }
 
-const LATENCY = `(CASE WHEN e.url = s.endpoint THEN s.median_latency_ms_30d ELSE c.latency_ms END)`;
-const OFFERS = `json_each(coalesce(ch.offers, e.listed_offers))`;
+type Counts = { total: number; live: number };
+
 /** The name and descriptions, padded and with punctuation as spaces, for whole-word and word-start matches. */
 const WORDS = `(' ' || replace(replace(replace(lower(s.name || ' ' || coalesce(e.description, '') || ' ' || coalesce(s.description, '')), ',', ' '), '.', ' '), '-', ' ') || ' ')`;
-const QUALITY = `coalesce(${ENDPOINT_LIVE}, 0) DESC, s.flags <> '[]', s.uptime_30d IS NULL, s.uptime_30d DESC, json_array_length(s.sources) DESC`;
+/**
+ * The quality keys (data/quality.ts) as kept on the endpoint row, written as migration 021's index holds them; with
+ * `live` asked, every match shares the first, and leaving it out lets SQLite read the rest in the index's order.
+ */
+const SERVICE_QUALITY = 'e.service_flagged, e.service_uptime_30d IS NULL, e.service_uptime_30d DESC, e.service_source_count DESC';
+const QUALITY = `e.live IS NOT 1, ${SERVICE_QUALITY}`;
+const QUALITY_INDEX = 'service_endpoints_quality';
 
-const ORDERS: Record<Exclude<EndpointSort, 'relevance'>, string> = {
-  quality: `${QUALITY}, e.id`,
-  price: 'e.min_usd IS NULL, e.min_usd, e.id',
-  latency: `${LATENCY} IS NULL, ${LATENCY}, e.id`,
+/** Each order but relevance: its ORDER BY over the endpoints `e`, and the index that reads it without a sort. */
+export const ENDPOINT_ORDERS: Record<Exclude<EndpointSort, 'relevance'>, { by: string; index: string }> = {
+  quality: { by: `${QUALITY}, e.id`, index: QUALITY_INDEX },
+  price: { by: 'e.min_usd IS NULL, e.min_usd, e.id', index: 'service_endpoints_price' },
+  latency: { by: 'e.latency_ms IS NULL, e.latency_ms, e.id', index: 'service_endpoints_latency' },
 };
 
 interface Where {
@@ -38,24 +56,33 @@ function push(where: Where, sql: string, ...params: unknown[]): void {
   where.params.push(...params);
 }
 
-/** An offer field or a listed term equal to `value` (lower-cased). */
-const termTest = (offerPath: string, listed: string | null) =>
-  `(EXISTS (SELECT 1 FROM ${OFFERS} o WHERE lower(json_extract(o.value, '${offerPath}')) = ?)`
-  + (listed === null ? ')' : ` OR EXISTS (SELECT 1 FROM json_each(e.${listed}) t WHERE lower(t.value) = ?))`);
+/** The filters kept as terms on each endpoint row (migration 021), with the prefix of their values. */
+const TERM_FILTERS = ['rail', 'chain', 'asset', 'scheme'] as const;
 
-function toWhere(db: DB, filters: EndpointFilters, words: string[]): Where {
+/** Printable ASCII but `"` and `\`: what JSON writes as itself, whichever writer. */
+const PLAIN_JSON_TEXT = /^[ !#-[\]-~]*$/;
+
+/**
+ * The endpoint holds `term` in its kept terms (a JSON array). A term that JSON writes as itself is first looked for
+ * in quotes as text, which passes over most rows without reading their JSON; json_each decides.
+ */
+function pushTerm(where: Where, term: string): void {
+  const held = 'EXISTS (SELECT 1 FROM json_each(e.terms) WHERE value = ?)';
+  if (PLAIN_JSON_TEXT.test(term)) push(where, `(instr(e.terms, ?) > 0 AND ${held})`, `"${term}"`, term);
+  else push(where, held, term);
+}
+
+function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: string[]): Where {
   const where: Where = { sql: [], params: [] };
   if (filters.service !== undefined) push(where, 'e.service_id = ?', filters.service);
-  if (filters.live !== undefined) push(where, `coalesce(${ENDPOINT_LIVE}, 0) = ?`, filters.live ? 1 : 0);
-  if (filters.rail !== undefined) push(where, termTest('$.rail', 'rails'), filters.rail, filters.rail);
-  if (filters.chain !== undefined) push(where, termTest('$.chain', 'chains'), filters.chain, filters.chain);
-  if (filters.asset !== undefined) push(where, termTest('$.asset.symbol', 'assets'), filters.asset, filters.asset);
-  if (filters.scheme !== undefined) push(where, termTest('$.scheme', null), filters.scheme);
+  if (filters.live !== undefined) push(where, '(e.live IS NOT 1) = ?', filters.live ? 0 : 1);
+  for (const name of TERM_FILTERS) if (filters[name] !== undefined) pushTerm(where, `${name}:${filters[name]}`);
   if (filters.max_price_usd !== undefined) push(where, 'e.min_usd <= ?', filters.max_price_usd);
   if (filters.has_input !== undefined) where.sql.push(filters.has_input ? 'e.input IS NOT NULL' : 'e.input IS NULL');
-  if (filters.flag !== undefined) push(where, `EXISTS (SELECT 1 FROM json_each(s.flags) f WHERE f.value = ?)`, filters.flag);
-  if (filters.no_flags) where.sql.push(`s.flags = '[]'`);
-  pushWords(db, where, words);
+  // The facet table holds each service's flags (data/flags.ts), so the filter reads no JSON.
+  if (filters.flag !== undefined) push(where, 'e.service_id IN (SELECT service_id FROM service_facets WHERE facet = ?)', `flag:${filters.flag}`);
+  if (filters.no_flags) where.sql.push('e.service_flagged = 0');
+  pushWords(db, cache, where, words);
   return where;
 }
 
@@ -72,22 +99,36 @@ const servicePhraseOf = (word: string) => `{name description} : ${phraseOf(word)
 const INDEXED_WORD = `e.search_rowid IN (SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ?
   UNION SELECT search_rowid FROM service_endpoints WHERE service_id IN
     (SELECT id FROM services WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)))`;
-/** The endpoints a word reaches, its matches counted up to RARITY_CAP in each index: a service's match reaches all of its. */
-const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE endpoints_fts MATCH ? LIMIT ${RARITY_CAP}))
-  + (SELECT coalesce(sum(endpoint_count), 0) FROM services
-    WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP}))`;
+/** A word's matches in each index, counted up to RARITY_CAP from the indexes alone. */
+const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE endpoints_fts MATCH ? LIMIT ${RARITY_CAP})) AS endpoints,
+  (SELECT count(*) FROM (SELECT 1 FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP})) AS services`;
 
 /**
  * The words of `q` as conditions: the rarest word the trigram indexes can find narrows the search to its matches (the
  * planner cannot tell which word of a full-text match is rare, and a common one would read a good share of every
  * endpoint); every word is then tested on the whole text, which keeps the answer what the text says.
  */
-function pushWords(db: DB, where: Where, words: string[]): void {
+function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]): void {
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
-  const count = (word: string) => cachedStatement(db, MATCHES).pluck().get(phraseOf(word), servicePhraseOf(word)) as number;
-  const rarest = indexed.length > 1 ? indexed.map((word) => ({ word, n: count(word) })).sort((a, b) => a.n - b.n)[0]!.word : indexed[0];
+  const rarest = indexed.length > 1 ? indexed.map((word) => ({ word, n: reachOf(db, cache, word) })).sort((a, b) => a.n - b.n)[0]!.word : indexed[0];
   if (rarest !== undefined) push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
   for (const word of words) push(where, `instr(${ENDPOINT_TEXT}, ?) > 0`, word);
+}
+
+/**
+ * About how many endpoints a word reaches: its matches in their own text, and a service's match reaches each of its
+ * endpoints (as many as a service has on average: reading each matched service's own count would cost a row each).
+ * Kept per word, since words recur across queries far more than whole queries do.
+ */
+function reachOf(db: DB, cache: EndpointCache, word: string): number {
+  let reach = cache.wordReach.get(word);
+  if (reach === undefined) {
+    const found = cachedStatement(db, MATCHES).get(phraseOf(word), servicePhraseOf(word)) as { endpoints: number; services: number };
+    reach = found.endpoints + found.services * cache.endpointsPerService;
+    if (cache.wordReach.size >= MAX_CACHED_QUERIES) cache.wordReach.clear();
+    cache.wordReach.set(word, reach);
+  }
+  return reach;
 }
 
 /** The text score of `q`: per word, 3 for a whole word of the name or a description, 2 for a word start, 1 else. */
@@ -97,20 +138,52 @@ function toScore(words: string[]): { sql: string; params: unknown[] } {
 }
 
 /**
+ * The counts read from a tally, when the filters are at most one term or a price ceiling, and `live`; else null.
+ * `live` takes the tally's live endpoints (true) or the others (false).
+ */
+function readTally(db: DB, filters: EndpointFilters, words: string[]): Counts | null {
+  const { live, ...rest } = filters;
+  const asked = Object.entries(rest).filter(([, value]) => value !== undefined).map(([name]) => name);
+  if (words.length > 0 || asked.length > 1) return null;
+  const name = asked[0];
+  let tally: Counts;
+  if (name === 'max_price_usd') tally = statements(db).priceTally.get(filters.max_price_usd) as Counts;
+  else if (name === undefined || (TERM_FILTERS as readonly string[]).includes(name)) {
+    tally = statements(db).termTally.get(name === undefined ? '' : `${name}:${rest[name as keyof typeof rest]}`) as Counts;
+  } else return null;
+  if (live === undefined) return tally;
+  return live ? { total: tally.live, live: tally.live } : { total: tally.total - tally.live, live: 0 };
+}
+
+/**
  * @example listEndpoints(db, { filters: { q: 'search', max_price_usd: 0.04 }, page: { limit: 20, offset: 0 }, sort: 'relevance' });
  */
 export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult {
   const words = query.filters.q ? toWords(query.filters.q) : [];
-  const where = toWhere(db, query.filters, words);
-  const from = `FROM service_endpoints e ${ENDPOINT_JOINS}${where.sql.length > 0 ? ` WHERE ${where.sql.join(' AND ')}` : ''}`;
-  const counts = cachedStatement(db, `SELECT count(*) AS total, coalesce(sum(coalesce(${ENDPOINT_LIVE}, 0) = 1), 0) AS live ${from}`)
-    .get(...where.params) as ListEndpointsResult['counts'];
-  const score = query.sort === 'relevance' && words.length > 0 ? toScore(words) : null;
-  const by = score === null ? ORDERS[query.sort === 'relevance' ? 'quality' : query.sort] : `${score.sql} DESC, ${QUALITY}, e.id`;
-  // The order is found on ids alone, so sorting many matches never carries their offers and schemas along.
-  const ids = cachedStatement(db, `SELECT e.id ${from} ORDER BY ${by} LIMIT ? OFFSET ?`).pluck()
-    .all(...where.params, ...(score?.params ?? []), query.page.limit + 1, query.page.offset) as string[];
-  const rows = readPage(db, ids.slice(0, query.page.limit));
+  const cache = getCache(db);
+  const where = toWhere(db, cache, query.filters, words);
+  const sort = query.sort === 'relevance' && words.length === 0 ? 'quality' : query.sort;
+  const score = sort === 'relevance' ? toScore(words) : null;
+  const clause = where.sql.length > 0 ? ` WHERE ${where.sql.join(' AND ')}` : '';
+  const { service, flag, has_input } = query.filters;
+  // Counting and ordering matches scan the quality index, which holds every key but the input, unless a service (or a
+  // flag's services) finds them by its own index.
+  const scanned = words.length === 0 && service === undefined && flag === undefined && has_input === undefined ? ` INDEXED BY ${QUALITY_INDEX}` : '';
+  const plan: Plan = {
+    // The service is joined only for the text `q` reads.
+    from: `FROM service_endpoints e${words.length > 0 ? ' JOIN services s ON s.id = e.service_id' : ''}${clause}`,
+    scanned,
+    params: where.params,
+    by: score !== null ? `${score.sql} DESC, ${QUALITY}, e.id`
+      : sort === 'quality' && query.filters.live !== undefined ? `${SERVICE_QUALITY}, e.id` : ENDPOINT_ORDERS[sort === 'relevance' ? 'quality' : sort].by,
+    byParams: score?.params ?? [],
+    index: sort === 'relevance' ? null : ENDPOINT_ORDERS[sort].index,
+    searched: words.length > 0,
+  };
+  const { counts, order } = readMatches(db, cache, plan, () => readTally(db, query.filters, words));
+  const { limit, offset } = query.page;
+  const ids = order ? order.slice(offset, offset + limit + 1) : readWalk(db, plan, limit + 1, offset);
+  const rows = readPage(db, ids.slice(0, limit));
   const endpoints = rows.map((row): EndpointItem => ({
     ...toEndpoint(row, row.is_main === 1 ? readMainCheck(db, row.service_id) : null),
     service: {
@@ -118,7 +191,145 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
       flags: JSON.parse(row.service_flags), uptime_30d: row.service_uptime,
     },
   }));
-  return { counts, endpoints, more: ids.length > query.page.limit };
+  return { counts, endpoints, more: ids.length > limit };
+}
+
+/** How one query finds its matches and orders them. */
+interface Plan {
+  /** FROM ... WHERE ... over the endpoints `e` (and their services `s` when searched). */
+  from: string;
+  /** ` INDEXED BY` the quality index when counting and ordering the matches read it alone, else ''. */
+  scanned: string;
+  params: unknown[];
+  /** The ORDER BY, its parameters (the text score's), and the index that reads it without a sort (not `relevance`). */
+  by: string;
+  byParams: unknown[];
+  index: string | null;
+  /** Whether `q` finds the matches: they are read and ordered at once, which counts them too. */
+  searched: boolean;
+}
+
+/** One page walked along the order's index, with one row more to tell whether more follow. */
+function readWalk(db: DB, plan: Plan, limit: number, offset: number): string[] {
+  const from = plan.index === null ? plan.from : indexedBy(plan.from, ` INDEXED BY ${plan.index}`);
+  return cachedStatement(db, `SELECT e.id ${from} ORDER BY ${plan.by} LIMIT ? OFFSET ?`).pluck()
+    .all(...plan.params, ...plan.byParams, limit, offset) as string[];
+}
+
+const indexedBy = (from: string, index: string) => from.replace('FROM service_endpoints e', `FROM service_endpoints e${index}`);
+
+/** What every page of one query shares. */
+interface Matches {
+  counts: Counts;
+  /** When the query keeps its order: every match's id in it. */
+  order?: string[];
+}
+
+/**
+ * A query's counts, and its order when it keeps one: cached, or read now and cached. Matches `q` finds are read in
+ * order with their liveness, which counts them in the same pass; others are counted from a tally or on their rows,
+ * and their order is kept when they are few.
+ */
+function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Counts | null): Matches {
+  const countKey = `${plan.from}\u0000${JSON.stringify(plan.params)}`;
+  const orderKey = `${plan.by}\u0000${countKey}`;
+  const counts = cache.counts.get(countKey);
+  const order = cache.orders.get(orderKey);
+  if (counts && (order || !keepsOrder(plan, counts, cache.endpoints))) return order ? { counts, order } : { counts };
+  if (plan.searched) {
+    const rows = cachedStatement(db, `SELECT e.id, e.live IS 1 ${plan.from} ORDER BY ${plan.by}`).raw()
+      .all(...plan.params, ...plan.byParams) as Array<[string, number]>;
+    const found = { total: rows.length, live: rows.reduce((sum, [, live]) => sum + live, 0) };
+    const ids = rows.map(([id]) => id);
+    remember(cache, countKey, found, orderKey, ids);
+    return { counts: found, order: ids };
+  }
+  const scan = indexedBy(plan.from, plan.scanned);
+  const counted = counts ?? tally() ?? cachedStatement(db, `SELECT count(*) AS total, coalesce(sum(e.live IS 1), 0) AS live ${scan}`)
+    .get(...plan.params) as Counts;
+  if (!keepsOrder(plan, counted, cache.endpoints)) {
+    remember(cache, countKey, counted);
+    return { counts: counted };
+  }
+  const ids = counted.total === 0 ? [] : cachedStatement(db, `SELECT e.id ${scan} ORDER BY ${plan.by}`).pluck().all(...plan.params, ...plan.byParams) as string[];
+  remember(cache, countKey, counted, orderKey, ids);
+  return { counts: counted, order: ids };
+}
+
+/**
+ * Whether a query keeps its matches' order: always when `q` found them (no index holds a search's order), else when
+ * they are at most a twentieth of the endpoints, where walking the order's index would pass over many rows for each
+ * match it keeps.
+ */
+function keepsOrder(plan: Plan, counts: Counts, endpoints: number): boolean {
+  return plan.searched || counts.total * ORDER_KEPT_SHARE <= endpoints;
+}
+
+const ORDER_KEPT_SHARE = 20;
+
+/** Keeps a query's counts and order, first letting go of every kept one when they hold too many. */
+function remember(cache: EndpointCache, countKey: string, counts: Counts, orderKey?: string, ids?: string[]): void {
+  if (cache.counts.size >= MAX_CACHED_QUERIES) cache.counts.clear();
+  cache.counts.set(countKey, counts);
+  if (orderKey === undefined || ids === undefined || ids.length > MAX_KEPT_IDS) return;
+  if (cache.orders.size >= MAX_CACHED_QUERIES || cache.keptIds + ids.length > MAX_KEPT_IDS) {
+    cache.orders.clear();
+    cache.keptIds = 0;
+  }
+  cache.orders.set(orderKey, ids);
+  cache.keptIds += ids.length;
+}
+
+const MAX_CACHED_QUERIES = 2_000;
+/** At most this many ids are held in kept orders (some 20 MB), whatever the queries asked. */
+const MAX_KEPT_IDS = 500_000;
+
+const statements = preparedOnce({
+  termTally: `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(live), 0) AS live FROM endpoint_tallies WHERE term = ?`,
+  priceTally: `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(live), 0) AS live FROM endpoint_price_tallies WHERE min_usd <= ?`,
+  endpoints: `SELECT coalesce(sum(total), 0) FROM endpoint_tallies WHERE term = ''`,
+  services: `SELECT total FROM service_tallies`,
+  // data_version moves when another connection commits (a crawl child), total_changes at a write through this one.
+  changes: `SELECT (SELECT data_version FROM pragma_data_version()) AS elsewhere, total_changes() AS here`,
+});
+
+interface Changes {
+  elsewhere: number;
+  here: number;
+}
+
+interface EndpointCache {
+  /** The changes the cache was last cleared at, and when. */
+  changes: Changes;
+  clearedAtMs: number;
+  counts: Map<string, Counts>;
+  orders: Map<string, string[]>;
+  /** How many ids the kept orders hold together. */
+  keptIds: number;
+  /** How many endpoints there are, and how many a service has on average. */
+  endpoints: number;
+  endpointsPerService: number;
+  /** About how many endpoints each word of `q` reaches (reachOf). */
+  wordReach: Map<string, number>;
+}
+
+const caches = new WeakMap<DB, EndpointCache>();
+
+function getCache(db: DB): EndpointCache {
+  const s = statements(db);
+  const changes = s.changes.get() as Changes;
+  const nowMs = Date.now();
+  const cache = caches.get(db);
+  if (cache && changes.here === cache.changes.here
+    && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
+  const endpoints = s.endpoints.pluck().get() as number;
+  const services = s.services.pluck().get() as number;
+  const fresh: EndpointCache = {
+    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), keptIds: 0, endpoints,
+    endpointsPerService: services > 0 ? endpoints / services : 0, wordReach: new Map(),
+  };
+  caches.set(db, fresh);
+  return fresh;
 }
 
 type PageRow = EndpointRow & { service_name: string; service_flags: string; service_uptime: number | null };

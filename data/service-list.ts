@@ -133,7 +133,7 @@ const MAX_ORDERED_ROWIDS = 500_000;
  * anew after each commit made list requests during a pass about ten times slower; reads are cacheable for 60 s anyway.
  * A change through this connection clears them at once.
  */
-const COUNTS_MAX_LAG_MS = 2_000;
+export const COUNTS_MAX_LAG_MS = 2_000;
 
 /**
  * @example listServices(db, { filters: { rail: 'x402', live: true }, page: { limit: 100, offset: 0 }, sort: 'price' });

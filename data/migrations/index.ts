@@ -18,6 +18,7 @@ import * as facilitators from './017-facilitators.ts';
 import * as qualityOrder from './018-quality-order.ts';
 import * as endpoints from './019-endpoints.ts';
 import * as endpointSearch from './020-endpoint-search.ts';
+import * as endpointKeys from './021-endpoint-keys.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -45,4 +46,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '018-quality-order', ...qualityOrder },
   { name: '019-endpoints', ...endpoints },
   { name: '020-endpoint-search', ...endpointSearch },
+  { name: '021-endpoint-keys', ...endpointKeys },
 ];
