@@ -54,10 +54,15 @@ interface ListQuery {
   countSql: string;
   countParams: unknown[];
   /**
+   * For free text: each match's rowid, live rank and dual rail (LIMIT added). When the matches are few enough to keep
+   * their order, the counts are taken from these rows and the order read among them, so the search index is asked once.
+   */
+  matched?: { sql: string; params: unknown[] };
+  /**
    * Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are
    * few (keepsMatchOrder).
    */
-  order?: { sql: string; params: unknown[] };
+  order?: { sql: string; params: unknown[]; among: string };
   /** FROM ... WHERE ... and ORDER BY reading a page in order from an index (LIMIT and OFFSET added). */
   page: { from: string; by: string; params: unknown[] };
   /** For `relevance`, how its matches are ranked and its partial matches read (readRelevant). */
@@ -73,7 +78,8 @@ interface ListQuery {
 interface Relevance {
   /** The query's key among kept rankings. */
   key: string;
-  ranked: { sql: string; params: unknown[] };
+  /** Every match ranked; `among` ranks given rowids (a JSON array, the first parameter, then `params` of the score). */
+  ranked: { sql: string; params: unknown[]; among: { sql: string; params: unknown[] } };
   walked: { sql: string; params: unknown[] };
   /** The same walk over the services the search index finds in a full-text query given last (the best score's places). */
   walkedAmong: { sql: string; params: unknown[] };
@@ -121,6 +127,8 @@ interface Matches {
   counts: Counts;
   /** For a query whose order is kept, the matches' rowids in that order. */
   order?: number[];
+  /** The matches' rowids, when they were read now to count them (countMatches). */
+  matched?: number[];
 }
 
 /** Per database: what every page of a query shares, and the sizes that plan queries, cleared as COUNTS_MAX_LAG_MS says. */
@@ -141,8 +149,8 @@ const COUNTS_MAX_LAG_MS = 2_000;
 export function listServices(db: DB, query: ServiceQuery): ListServicesResult {
   const cache = getCache(db);
   const plan = toListQuery(query.filters, query.sort, cache.facetSizes);
-  const { counts, order } = readMatches(db, cache, plan);
-  const { rows, more } = plan.relevance ? readRelevant(db, cache, plan.relevance, counts.total, query.page)
+  const { counts, order, matched } = readMatches(db, cache, plan);
+  const { rows, more } = plan.relevance ? readRelevant(db, cache, plan.relevance, { total: counts.total, matched }, query.page)
     : order ? readInOrder(db, order, query.page) : readPage(db, plan, query.page);
   return { counts, services: rows.map(toService), more, sort: plan.sort };
 }
@@ -151,19 +159,48 @@ export function listServices(db: DB, query: ServiceQuery): ListServicesResult {
 function readMatches(db: DB, cache: ListCache, plan: ListQuery): Matches {
   const countKey = `${plan.countSql}\u0000${JSON.stringify(plan.countParams)}`;
   let counts = cache.counts.get(countKey);
+  let matched: number[] | undefined;
   if (!counts) {
-    counts = cachedStatement(db, plan.countSql).get(...plan.countParams) as Counts;
+    ({ counts, matched } = countMatches(db, cache, plan));
     if (cache.counts.size >= MAX_CACHED_QUERIES) cache.counts.clear();
     cache.counts.set(countKey, counts);
   }
-  if (!plan.order || !keepsMatchOrder(counts.total, cache.services)) return { counts };
+  if (!plan.order || !keepsMatchOrder(counts.total, cache.services)) return { counts, ...(matched ? { matched } : {}) };
   const orderKey = `${plan.sort}\u0000${countKey}`;
   let order = cache.orders.get(orderKey);
   if (!order) {
-    order = cachedStatement(db, plan.order.sql).pluck().all(...plan.order.params) as number[];
+    order = matched ? readAmong(db, { sql: plan.order.among, params: [] }, matched)
+      : cachedStatement(db, plan.order.sql).pluck().all(...plan.order.params) as number[];
     keep(cache, cache.orders, orderKey, order, order.length);
   }
   return { counts, order };
+}
+
+/**
+ * A query's counts. Free text reads its matches' rows up to the most whose order is kept: when they are no more, the
+ * counts are taken from them and their rowids returned, so ordering them asks the search index no second time;
+ * else, as for every other query, they are counted.
+ */
+function countMatches(db: DB, cache: ListCache, plan: ListQuery): { counts: Counts; matched?: number[] } {
+  if (plan.matched) {
+    const most = Math.floor(cache.services / ORDER_KEPT_SHARE);
+    const rows = cachedStatement(db, plan.matched.sql).raw().all(...plan.matched.params, most + 1) as Array<[number, number, number]>;
+    if (keepsMatchOrder(rows.length, cache.services)) {
+      const counts = { total: rows.length, live: 0, dual_rail: 0 };
+      for (const [, liveRank, dualRail] of rows) {
+        if (liveRank === 0) counts.live++;
+        counts.dual_rail += dualRail;
+      }
+      return { counts, matched: rows.map(([rowid]) => rowid) };
+    }
+  }
+  return { counts: cachedStatement(db, plan.countSql).get(...plan.countParams) as Counts };
+}
+
+/** Given rowids in an order's SELECT (`among`: their JSON array its first parameter). */
+function readAmong(db: DB, among: { sql: string; params: unknown[] }, rowids: number[]): number[] {
+  if (rowids.length === 0) return [];
+  return cachedStatement(db, among.sql).pluck().all(JSON.stringify(rowids), ...among.params) as number[];
 }
 
 /** Keeps an order or ranking, first letting go of every kept one when they hold too many. */
@@ -178,9 +215,9 @@ function keep<T>(cache: ListCache, kept: Map<string, T>, key: string, value: T, 
 }
 
 /** One page in `relevance` order: the ranked matches it covers, then the partial matches it reaches. */
-function readRelevant(db: DB, cache: ListCache, relevance: Relevance, total: number, page: ServicePage): PageRows {
+function readRelevant(db: DB, cache: ListCache, relevance: Relevance, matches: MatchSet, page: ServicePage): PageRows {
   const needed = page.offset + page.limit + 1;
-  const ranking = rank(db, cache, relevance, total, needed);
+  const ranking = rank(db, cache, relevance, matches, needed);
   const matched = readInOrder(db, ranking.rowids, page);
   if (!relevance.partial || ranking.rowids.length >= needed) return matched;
   const limit = page.limit - matched.rows.length;
@@ -207,13 +244,22 @@ function sizeOf(db: DB, cache: ListCache, word: Condition): number {
   return size;
 }
 
+/** How many matches a query has, and their rowids when they were read with its counts. */
+interface MatchSet {
+  total: number;
+  matched?: number[] | undefined;
+}
+
 /** The matches in `relevance` order, at least `needed` of them (or all): kept, or ranked now and kept. */
-function rank(db: DB, cache: ListCache, relevance: Relevance, total: number, needed: number): Ranking {
+function rank(db: DB, cache: ListCache, relevance: Relevance, matches: MatchSet, needed: number): Ranking {
   const kept = cache.rankings.get(relevance.key);
   if (kept && (kept.complete || kept.rowids.length >= needed)) return kept;
-  const ranking = keepsMatchOrder(total, cache.services)
-    ? { rowids: cachedStatement(db, relevance.ranked.sql).pluck().all(...relevance.ranked.params) as number[], complete: true }
-    : walkRanking(db, relevance, needed);
+  const { ranked } = relevance;
+  const ranking = !keepsMatchOrder(matches.total, cache.services) ? walkRanking(db, relevance, needed) : {
+    rowids: matches.matched ? readAmong(db, ranked.among, matches.matched)
+      : cachedStatement(db, ranked.sql).pluck().all(...ranked.params) as number[],
+    complete: true,
+  };
   keep(cache, cache.rankings, relevance.key, ranking, ranking.rowids.length);
   return ranking;
 }
@@ -364,6 +410,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     countParams = where.params;
   }
 
+  const matched = search ? { sql: `SELECT s.rowid, s.live_rank, s.dual_rail ${matches.from} LIMIT ?`, params: matches.params } : undefined;
   if (applied === 'relevance') {
     const text = search!;
     const conditionsOf = (sql: string, params = text.params) => conditions('s.live_rank', 's.id', facets, { sql, params });
@@ -378,7 +425,11 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     };
     const relevance: Relevance = {
       key: `${countSql}\u0000${JSON.stringify(countParams)}`,
-      ranked: { sql: `SELECT s.rowid FROM services s${toClause(ranked.sql)} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`, params: [...ranked.params, ...text.score.params] },
+      ranked: {
+        sql: `SELECT s.rowid FROM services s${toClause(ranked.sql)} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`,
+        params: [...ranked.params, ...text.score.params],
+        among: { sql: `${AMONG} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`, params: text.score.params },
+      },
       walked: { sql: walk(walked), params: [...text.score.params, ...walked.params] },
       walkedAmong: { sql: walk({ sql: [...walked.sql, among], params: [] }), params: [...text.score.params, ...walked.params] },
       scoreBound: text.scoreBound,
@@ -391,7 +442,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
       } : {}),
     };
     const page = { from: matches.from, by: QUALITY_ORDER, params: matches.params };
-    return { sort: applied, countSql, countParams, relevance, page };
+    return { sort: applied, countSql, countParams, ...(matched ? { matched } : {}), relevance, page };
   }
   const { by, index } = ORDERS[applied];
   if (applied === 'live' && driving !== undefined) {
@@ -400,9 +451,15 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   const walk = conditions('s.live_rank', 's.id', facets, search && { sql: search.rowSql, params: search.params });
   const page = { from: `FROM services s INDEXED BY ${index}${toClause(walk.sql)}`, by, params: walk.params };
   const selective = search !== null || driving !== undefined || rowTests.sql.length > 0;
-  const order = selective ? { sql: `SELECT s.rowid ${matches.from} ORDER BY ${by}`, params: matches.params } : undefined;
-  return { sort: applied, countSql, countParams, ...(order ? { order } : {}), page };
+  const order = selective ? { sql: `SELECT s.rowid ${matches.from} ORDER BY ${by}`, params: matches.params, among: `${AMONG} ORDER BY ${by}` } : undefined;
+  return { sort: applied, countSql, countParams, ...(matched ? { matched } : {}), ...(order ? { order } : {}), page };
 }
+
+/**
+ * The services whose rowids a JSON array (the first parameter) holds, ORDER BY to add. NOT INDEXED: they are read by
+ * rowid and sorted, never found by walking an order's index past every other service.
+ */
+const AMONG = `SELECT s.rowid FROM services s NOT INDEXED WHERE s.rowid IN (SELECT value FROM json_each(?))`;
 
 const toCountSql = (rank: string, dual: string, from: string) =>
   `SELECT count(*) AS total, coalesce(sum(${rank} = 0), 0) AS live, coalesce(sum(${dual}), 0) AS dual_rail ${from}`;
