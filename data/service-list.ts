@@ -11,7 +11,7 @@
  * - when the matches are few, their order is read once and kept, and each page is read by rowid;
  * - else by walking the order's own index (migrations 009 and 018) and keeping the matches until the page is full.
  * `relevance` ranks its matches as far as the page needs (readRelevant), then reads its partial matches in quality
- * order. What every page of one query shares (its counts, a kept order or ranking) is cached until a change through
+ * order. What every page of one query shares (its counts, a kept order or ranking), and each word's services, is cached until a change through
  * this connection, or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as
  * they are, in that order.
  */
@@ -85,10 +85,11 @@ interface Relevance {
   walkedAmong: { sql: string; params: unknown[] };
   scoreBound: ScorePlace[];
   /**
-   * When the query has partial matches: FROM ... WHERE ... reading them in quality order (ORDER BY, LIMIT and OFFSET
-   * added), walking the quality index (`walked`) or sorting them (`held`), and each word's count of services.
+   * When the query has partial matches (data/search.ts): each word's services (`words`, found by exactly `least` of
+   * them); the services the other filters keep, walked in quality order (`walk`: their rowids); and the page of given
+   * rowids (a JSON array, the first parameter) the filters keep, sorted in quality order (`held`: LIMIT, OFFSET added).
    */
-  partial?: { walked: Condition; held: Condition; words: Condition[] };
+  partial?: { words: Condition[]; least: number; walk: Condition; held: Condition };
 }
 
 /** The first matches in `relevance` order: all of them (`complete`), or at least as many as some page asked. */
@@ -114,8 +115,10 @@ interface ListCache {
   orders: Map<string, number[]>;
   /** Rankings in `relevance` order, by query. */
   rankings: Map<string, Ranking>;
-  /** How many services hold a word, by its query: words recur across queries far more than whole queries do. */
-  wordSizes: Map<string, number>;
+  /** The services holding a word (rowids, ascending), by its query: words recur across queries far more than whole queries do. */
+  wordRowids: Map<string, Float64Array>;
+  /** How many rowids they hold together. */
+  wordRowidsHeld: number;
   /** How many rowids the kept orders and rankings hold together. */
   orderedRowids: number;
   facetSizes: Map<string, number>;
@@ -136,6 +139,8 @@ const caches = new WeakMap<DB, ListCache>();
 const MAX_CACHED_QUERIES = 2_000;
 /** At most this many rowids are held in kept orders (about 4 MB), whatever the queries asked. */
 const MAX_ORDERED_ROWIDS = 500_000;
+/** At most this many rowids are held in the words' services (about 8 MB): ten words as common as every service. */
+const MAX_WORD_ROWIDS = 1_000_000;
 /**
  * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
  * anew after each commit made list requests during a pass about ten times slower; reads are cacheable for 60 s anyway.
@@ -222,26 +227,63 @@ function readRelevant(db: DB, cache: ListCache, relevance: Relevance, matches: M
   if (!relevance.partial || ranking.rowids.length >= needed) return matched;
   const limit = page.limit - matched.rows.length;
   const offset = Math.max(0, page.offset - ranking.rowids.length);
-  const { walked, held, words } = relevance.partial;
-  // Few partial matches are read by rowid and sorted (NOT INDEXED: the quality index would walk every service to
-  // find them); many are walked in quality order, which soon finds a page of them.
-  const sizes = words.map((word) => sizeOf(db, cache, word));
-  const from = keepsMatchOrder(toPartialBound(sizes), cache.services) ? held : walked;
-  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from.sql} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`)
-    .all(...from.params, limit + 1, offset) as ServiceRow[];
+  const rows = readPartial(db, cache, relevance.partial, limit + 1, offset);
   return { rows: [...matched.rows, ...rows.slice(0, limit)], more: rows.length > limit };
 }
 
-/** How many services hold a word (a count of its services): kept, or counted now and kept. */
-function sizeOf(db: DB, cache: ListCache, word: Condition): number {
-  const key = `${word.sql}\u0000${JSON.stringify(word.params)}`;
-  let size = cache.wordSizes.get(key);
-  if (size === undefined) {
-    size = cachedStatement(db, word.sql).pluck().get(...word.params) as number;
-    if (cache.wordSizes.size >= MAX_CACHED_QUERIES) cache.wordSizes.clear();
-    cache.wordSizes.set(key, size);
+/**
+ * Up to `count` partial matches in quality order, after the first `offset`. Few (toPartialBound, keepsMatchOrder)
+ * are found among the two rarest words' services (each partial match holds one of them), read by rowid and sorted
+ * (NOT INDEXED: the quality index would walk every service to find them); many are met soon on a walk of the quality
+ * index, each service tested against every word's services.
+ */
+function readPartial(db: DB, cache: ListCache, partial: NonNullable<Relevance['partial']>, count: number, offset: number): ServiceRow[] {
+  const words = partial.words.map((word) => wordRowids(db, cache, word));
+  const isPartial = (rowid: number) => words.reduce((found, rowids) => found + (holds(rowids, rowid) ? 1 : 0), 0) === partial.least;
+  if (keepsMatchOrder(toPartialBound(words.map((rowids) => rowids.length)), cache.services)) {
+    const [rarest, next] = [...words].sort((a, b) => a.length - b.length) as [Float64Array, Float64Array];
+    const found = [...rarest.filter(isPartial), ...next.filter((rowid) => !holds(rarest, rowid) && isPartial(rowid))];
+    if (found.length === 0) return [];
+    return cachedStatement(db, partial.held.sql).all(JSON.stringify(found), ...partial.held.params, count, offset) as ServiceRow[];
   }
-  return size;
+  const walked: number[] = [];
+  let skipped = 0;
+  for (const rowid of cachedStatement(db, partial.walk.sql).pluck().iterate(...partial.walk.params) as Iterable<number>) {
+    if (!isPartial(rowid)) continue;
+    if (skipped < offset) skipped++;
+    else if (walked.push(rowid) >= count) break;
+  }
+  return readInOrder(db, walked, { offset: 0, limit: walked.length }).rows;
+}
+
+/** The services holding a word, by rowid, ascending: kept, or read now and kept. */
+function wordRowids(db: DB, cache: ListCache, word: Condition): Float64Array {
+  const key = `${word.sql}\u0000${JSON.stringify(word.params)}`;
+  let rowids = cache.wordRowids.get(key);
+  if (!rowids) {
+    rowids = Float64Array.from(cachedStatement(db, word.sql).pluck().all(...word.params) as number[]).sort();
+    if (cache.wordRowids.size >= MAX_CACHED_QUERIES || cache.wordRowidsHeld + rowids.length > MAX_WORD_ROWIDS) {
+      cache.wordRowids.clear();
+      cache.wordRowidsHeld = 0;
+    }
+    cache.wordRowids.set(key, rowids);
+    cache.wordRowidsHeld += rowids.length;
+  }
+  return rowids;
+}
+
+/** Whether ascending rowids hold one: a binary search. */
+function holds(rowids: Float64Array, rowid: number): boolean {
+  let low = 0;
+  let high = rowids.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = rowids[middle]!;
+    if (value === rowid) return true;
+    if (value < rowid) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 /** How many matches a query has, and their rowids when they were read with its counts. */
@@ -341,7 +383,7 @@ function getCache(db: DB): ListCache {
     && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
   const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
   const fresh: ListCache = {
-    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), rankings: new Map(), wordSizes: new Map(), orderedRowids: 0,
+    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), rankings: new Map(), wordRowids: new Map(), wordRowidsHeld: 0, orderedRowids: 0,
     facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services: s.services.pluck().get() as number,
   };
   caches.set(db, fresh);
@@ -419,10 +461,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     const quality = `FROM services s INDEXED BY services_quality`;
     const walk = (where: Where) => `SELECT s.rowid, ${text.score.sql} AS score ${quality}${toClause(where.sql)} ORDER BY ${QUALITY_ORDER}`;
     const among = `s.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)`;
-    const partial = text.partial && {
-      walked: conditionsOf(text.partial.tested.sql, text.partial.tested.params),
-      held: conditionsOf(text.partial.held.sql, text.partial.held.params),
-    };
+    const filtered = conditions('s.live_rank', 's.id', facets, null);
     const relevance: Relevance = {
       key: `${countSql}\u0000${JSON.stringify(countParams)}`,
       ranked: {
@@ -433,11 +472,14 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
       walked: { sql: walk(walked), params: [...text.score.params, ...walked.params] },
       walkedAmong: { sql: walk({ sql: [...walked.sql, among], params: [] }), params: [...text.score.params, ...walked.params] },
       scoreBound: text.scoreBound,
-      ...(partial ? {
+      ...(text.partial ? {
         partial: {
-          walked: { sql: `${quality}${toClause(partial.walked.sql)}`, params: partial.walked.params },
-          held: { sql: `FROM services s NOT INDEXED${toClause(partial.held.sql)}`, params: partial.held.params },
-          words: text.partial!.words,
+          ...text.partial,
+          walk: { sql: `SELECT s.rowid ${quality}${toClause(filtered.sql)} ORDER BY ${QUALITY_ORDER}`, params: filtered.params },
+          held: {
+            sql: `SELECT ${SERVICE_COLUMNS} FROM services s NOT INDEXED${toClause(['s.rowid IN (SELECT value FROM json_each(?))', ...filtered.sql])} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`,
+            params: filtered.params,
+          },
         },
       } : {}),
     };
