@@ -11,9 +11,9 @@
  * - when the matches are few, their order is read once and kept, and each page is read by rowid;
  * - else by walking the order's own index (migrations 009 and 018) and keeping the matches until the page is full.
  * `relevance` ranks its matches as far as the page needs (readRelevant), then reads its partial matches in quality
- * order. What every page of one query shares (its counts, a kept order or ranking), and each word's services, is cached until a change through
- * this connection, or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as
- * they are, in that order.
+ * order. What every page of one query shares (its counts, a kept order or ranking), and each word's services, is
+ * cached until a change through this connection, or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl
+ * child): a page lists services as they are, in that order.
  */
 import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-query.ts';
 import type { Service, Sort } from '../domain/schemas.ts';
