@@ -274,6 +274,13 @@ describe('list filters', () => {
     expect(ids(db, 'quality', { q: 'weather', live: true })).toEqual(['rain-test', 'sun-test']);
     expect(listServices(db, { filters: { q: 'weather', live: false }, page: ALL, sort: 'relevance' }).counts).toEqual({ total: 1, live: 0, dual_rail: 1 });
     expect(listServices(db, { filters: { q: 'nothing like it' }, page: ALL, sort: 'relevance' }).counts).toEqual({ total: 0, live: 0, dual_rail: 0 });
+    // A search reaching its partial matches keeps its words' services; another search of the same words reads its
+    // matches from them (heldByAll), and answers as the search index does.
+    expect(ids(db, 'relevance', { q: 'storm weather' })).toEqual(['storm-test', 'rain-test', 'sun-test']);
+    expect(listServices(db, { filters: { q: 'weather storm' }, page: ALL, sort: 'relevance' }).counts).toEqual({ total: 1, live: 0, dual_rail: 1 });
+    expect(ids(db, 'relevance', { q: 'weather storm', live: true })).toEqual(['rain-test', 'sun-test']);
+    expect(listServices(db, { filters: { q: 'weather storm', live: true }, page: ALL, sort: 'relevance' }).counts).toEqual({ total: 0, live: 0, dual_rail: 0 });
+    expect(ids(db, 'price', { q: 'weather storm' })).toEqual(['storm-test']);
     // A hundred matches: counted, not kept.
     const many = listServices(db, { filters: { q: 'test' }, page: { limit: 2, offset: 0 }, sort: 'relevance' });
     expect(many.counts).toEqual({ total: 100, live: 2, dual_rail: 2 });

@@ -56,8 +56,10 @@ interface ListQuery {
   /**
    * For free text: each match's rowid, live rank and dual rail (LIMIT added). When the matches are few enough to keep
    * their order, the counts are taken from these rows and the order read among them, so the search index is asked once.
+   * When every word's services are kept (`words`, wordRowids), the matches are the services they all hold, and `among`
+   * reads the same of given rowids (a JSON array, the first parameter) without asking the search index at all.
    */
-  matched?: { sql: string; params: unknown[] };
+  matched?: { sql: string; params: unknown[]; words: Condition[]; among: Condition };
   /**
    * Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are
    * few (keepsMatchOrder).
@@ -189,7 +191,10 @@ function readMatches(db: DB, cache: ListCache, plan: ListQuery): Matches {
 function countMatches(db: DB, cache: ListCache, plan: ListQuery): { counts: Counts; matched?: number[] } {
   if (plan.matched) {
     const most = Math.floor(cache.services / ORDER_KEPT_SHARE);
-    const rows = cachedStatement(db, plan.matched.sql).raw().all(...plan.matched.params, most + 1) as Array<[number, number, number]>;
+    const { sql, params, words, among } = plan.matched;
+    const held = heldByAll(cache, words);
+    const rows = (held === null ? cachedStatement(db, sql).raw().all(...params, most + 1)
+      : held.length === 0 ? [] : cachedStatement(db, among.sql).raw().all(JSON.stringify(held), ...among.params, most + 1)) as Array<[number, number, number]>;
     if (keepsMatchOrder(rows.length, cache.services)) {
       const counts = { total: rows.length, live: 0, dual_rail: 0 };
       for (const [, liveRank, dualRail] of rows) {
@@ -256,9 +261,19 @@ function readPartial(db: DB, cache: ListCache, partial: NonNullable<Relevance['p
   return readInOrder(db, walked, { offset: 0, limit: walked.length }).rows;
 }
 
+/** The services holding every word, by rowid, when each word's services are kept (wordRowids); else null. */
+function heldByAll(cache: ListCache, words: Condition[]): number[] | null {
+  const kept = words.map((word) => cache.wordRowids.get(toWordKey(word)));
+  if (kept.length === 0 || kept.some((rowids) => rowids === undefined)) return null;
+  const [rarest, ...others] = (kept as Float64Array[]).sort((a, b) => a.length - b.length);
+  return [...rarest!.filter((rowid) => others.every((rowids) => holds(rowids, rowid)))];
+}
+
+const toWordKey = (word: Condition) => `${word.sql}\u0000${JSON.stringify(word.params)}`;
+
 /** The services holding a word, by rowid, ascending: kept, or read now and kept. */
 function wordRowids(db: DB, cache: ListCache, word: Condition): Float64Array {
-  const key = `${word.sql}\u0000${JSON.stringify(word.params)}`;
+  const key = toWordKey(word);
   let rowids = cache.wordRowids.get(key);
   if (!rowids) {
     rowids = Float64Array.from(cachedStatement(db, word.sql).pluck().all(...word.params) as number[]).sort();
@@ -452,7 +467,14 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     countParams = where.params;
   }
 
-  const matched = search ? { sql: `SELECT s.rowid, s.live_rank, s.dual_rail ${matches.from} LIMIT ?`, params: matches.params } : undefined;
+  const filtered = conditions('s.live_rank', 's.id', facets, null);
+  const matchedColumns = 'SELECT s.rowid, s.live_rank, s.dual_rail';
+  const matched = search ? {
+    sql: `${matchedColumns} ${matches.from} LIMIT ?`,
+    params: matches.params,
+    words: search.partial?.words ?? [],
+    among: { sql: `${matchedColumns} FROM services s NOT INDEXED${toClause([AMONG_ROWIDS, ...filtered.sql])} LIMIT ?`, params: filtered.params },
+  } : undefined;
   if (applied === 'relevance') {
     const text = search!;
     const conditionsOf = (sql: string, params = text.params) => conditions('s.live_rank', 's.id', facets, { sql, params });
@@ -461,7 +483,6 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     const quality = `FROM services s INDEXED BY services_quality`;
     const walk = (where: Where) => `SELECT s.rowid, ${text.score.sql} AS score ${quality}${toClause(where.sql)} ORDER BY ${QUALITY_ORDER}`;
     const among = `s.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)`;
-    const filtered = conditions('s.live_rank', 's.id', facets, null);
     const relevance: Relevance = {
       key: `${countSql}\u0000${JSON.stringify(countParams)}`,
       ranked: {
@@ -477,7 +498,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
           ...text.partial,
           walk: { sql: `SELECT s.rowid ${quality}${toClause(filtered.sql)} ORDER BY ${QUALITY_ORDER}`, params: filtered.params },
           held: {
-            sql: `SELECT ${SERVICE_COLUMNS} FROM services s NOT INDEXED${toClause(['s.rowid IN (SELECT value FROM json_each(?))', ...filtered.sql])} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`,
+            sql: `SELECT ${SERVICE_COLUMNS} FROM services s NOT INDEXED${toClause([AMONG_ROWIDS, ...filtered.sql])} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`,
             params: filtered.params,
           },
         },
@@ -501,7 +522,8 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
  * The services whose rowids a JSON array (the first parameter) holds, ORDER BY to add. NOT INDEXED: they are read by
  * rowid and sorted, never found by walking an order's index past every other service.
  */
-const AMONG = `SELECT s.rowid FROM services s NOT INDEXED WHERE s.rowid IN (SELECT value FROM json_each(?))`;
+const AMONG_ROWIDS = 's.rowid IN (SELECT value FROM json_each(?))';
+const AMONG = `SELECT s.rowid FROM services s NOT INDEXED WHERE ${AMONG_ROWIDS}`;
 
 const toCountSql = (rank: string, dual: string, from: string) =>
   `SELECT count(*) AS total, coalesce(sum(${rank} = 0), 0) AS live, coalesce(sum(${dual}), 0) AS dual_rail ${from}`;
