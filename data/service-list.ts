@@ -118,7 +118,7 @@ interface ListCache {
   /** Rankings in `relevance` order, by query. */
   rankings: Map<string, Ranking>;
   /** The services holding a word (rowids, ascending), by its query: words recur across queries far more than whole queries do. */
-  wordRowids: Map<string, Float64Array>;
+  wordRowids: Map<string, Rowids>;
   /** How many rowids they hold together. */
   wordRowidsHeld: number;
   /** How many rowids the kept orders and rankings hold together. */
@@ -141,8 +141,11 @@ const caches = new WeakMap<DB, ListCache>();
 const MAX_CACHED_QUERIES = 2_000;
 /** At most this many rowids are held in kept orders (about 4 MB), whatever the queries asked. */
 const MAX_ORDERED_ROWIDS = 500_000;
-/** At most this many rowids are held in the words' services (about 8 MB): ten words as common as every service. */
-const MAX_WORD_ROWIDS = 1_000_000;
+/** At most this many rowids are held in the words' services (about 8 MB): twenty words as common as every service. */
+const MAX_WORD_ROWIDS = 2_000_000;
+
+/** Rowids, ascending: 4 bytes each while they fit (a SQLite rowid may be any 64-bit integer), else 8. */
+type Rowids = Uint32Array | Float64Array;
 /**
  * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
  * anew after each commit made list requests during a pass about ten times slower; reads are cacheable for 60 s anyway.
@@ -246,7 +249,7 @@ function readPartial(db: DB, cache: ListCache, partial: NonNullable<Relevance['p
   const words = partial.words.map((word) => wordRowids(db, cache, word));
   const isPartial = (rowid: number) => words.reduce((found, rowids) => found + (holds(rowids, rowid) ? 1 : 0), 0) === partial.least;
   if (keepsMatchOrder(toPartialBound(words.map((rowids) => rowids.length)), cache.services)) {
-    const [rarest, next] = [...words].sort((a, b) => a.length - b.length) as [Float64Array, Float64Array];
+    const [rarest, next] = [...words].sort((a, b) => a.length - b.length) as [Rowids, Rowids];
     const found = [...rarest.filter(isPartial), ...next.filter((rowid) => !holds(rarest, rowid) && isPartial(rowid))];
     if (found.length === 0) return [];
     return cachedStatement(db, partial.held.sql).all(JSON.stringify(found), ...partial.held.params, count, offset) as ServiceRow[];
@@ -265,18 +268,19 @@ function readPartial(db: DB, cache: ListCache, partial: NonNullable<Relevance['p
 function heldByAll(cache: ListCache, words: Condition[]): number[] | null {
   const kept = words.map((word) => cache.wordRowids.get(toWordKey(word)));
   if (kept.length === 0 || kept.some((rowids) => rowids === undefined)) return null;
-  const [rarest, ...others] = (kept as Float64Array[]).sort((a, b) => a.length - b.length);
+  const [rarest, ...others] = (kept as Rowids[]).sort((a, b) => a.length - b.length);
   return [...rarest!.filter((rowid) => others.every((rowids) => holds(rowids, rowid)))];
 }
 
 const toWordKey = (word: Condition) => `${word.sql}\u0000${JSON.stringify(word.params)}`;
 
 /** The services holding a word, by rowid, ascending: kept, or read now and kept. */
-function wordRowids(db: DB, cache: ListCache, word: Condition): Float64Array {
+function wordRowids(db: DB, cache: ListCache, word: Condition): Rowids {
   const key = toWordKey(word);
   let rowids = cache.wordRowids.get(key);
   if (!rowids) {
-    rowids = Float64Array.from(cachedStatement(db, word.sql).pluck().all(...word.params) as number[]).sort();
+    const read = cachedStatement(db, word.sql).pluck().all(...word.params) as number[];
+    rowids = (read.every((rowid) => rowid >= 0 && rowid <= 0xffff_ffff) ? Uint32Array.from(read) : Float64Array.from(read)).sort();
     if (cache.wordRowids.size >= MAX_CACHED_QUERIES || cache.wordRowidsHeld + rowids.length > MAX_WORD_ROWIDS) {
       cache.wordRowids.clear();
       cache.wordRowidsHeld = 0;
@@ -288,7 +292,7 @@ function wordRowids(db: DB, cache: ListCache, word: Condition): Float64Array {
 }
 
 /** Whether ascending rowids hold one: a binary search. */
-function holds(rowids: Float64Array, rowid: number): boolean {
+function holds(rowids: Rowids, rowid: number): boolean {
   let low = 0;
   let high = rowids.length - 1;
   while (low <= high) {
