@@ -152,6 +152,23 @@ export function listAllServices(db: DB): Service[] {
   return listServices(db, { filters: {}, page: { limit: total, offset: 0 }, sort: 'quality' }).services;
 }
 
+/**
+ * Every service in the list shape, in the list's default order (quality), `size` at a time, with the census first,
+ * all read in one transaction: the batches neither repeat nor skip a service while another process writes, and agree
+ * with the census. For a whole-index file written without the whole index in memory at once.
+ * @example readAllServicesInBatches(db, 500, (stats) => begin(stats.total), (services) => append(services));
+ */
+export function readAllServicesInBatches(db: DB, size: number, census: (stats: ReturnType<typeof getStats>) => void, batch: (services: Service[]) => void): void {
+  db.transaction(() => {
+    census(getStats(db));
+    for (let offset = 0; ; offset += size) {
+      const { services, more } = listServices(db, { filters: {}, page: { limit: size, offset }, sort: 'quality' });
+      if (services.length > 0) batch(services);
+      if (!more) return;
+    }
+  })();
+}
+
 /** Services in the list shape for these ids, in the order given (missing ids left out). */
 export function listServicesByIds(db: DB, ids: readonly string[]): Service[] {
   return getServicesByIds(db, ids);

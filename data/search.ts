@@ -17,11 +17,10 @@ export interface Search {
   params: unknown[];
   /**
    * The partial matches, holding all words but one (toLeastFound; null for one word): `relevance` lists them after
-   * every match, in quality order, and they are not counted. `tested` tests each service against every word's
-   * services, read once (for a walk in quality order: cheap when they are many); `held` finds them at once (cheap
-   * when they are few); `words` counts each word's services, to tell which (toPartialBound).
+   * every match, in quality order, and they are not counted. `words` reads each word's services (their rowids in the
+   * search index): a partial match is found by exactly `least` of them.
    */
-  partial: { tested: Condition; held: Condition; words: Condition[] } | null;
+  partial: { words: Condition[]; least: number } | null;
   /** The text score of a service `s` (higher is a better match: toTextScore), for `relevance`. */
   score: Condition;
   /** What bounds the score: each place a word can score in (ScorePlace). */
@@ -61,11 +60,7 @@ export function toSearch(q: string): Search | null {
   const least = toLeastFound(words.length);
   if (least === words.length) return { ...matches, partial: null, score, scoreBound };
   const found = stems.map((stem) => toFound(stem, SEARCHED_COLUMNS));
-  const params = found.flatMap((one) => one.params);
-  const tested = `${found.map((one) => `(s.rowid IN (${one.sql}))`).join(' + ')} = ${least}`;
-  const held = `s.rowid IN (SELECT rowid FROM (${found.map((one) => one.sql).join(' UNION ALL ')}) GROUP BY rowid HAVING count(*) = ${least})`;
-  const sizes = found.map((one) => ({ sql: `SELECT count(*) FROM (${one.sql})`, params: one.params }));
-  return { ...matches, partial: { tested: { sql: tested, params }, held: { sql: held, params }, words: sizes }, score, scoreBound };
+  return { ...matches, partial: { words: found, least }, score, scoreBound };
 }
 
 /**

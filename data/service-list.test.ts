@@ -253,6 +253,40 @@ describe('list filters', () => {
     }
   });
 
+  it('count a search and order its matches alike whether they are few (read once) or many (counted)', () => {
+    const db = openTestDatabase();
+    const price = (usd: number) => ({ usd, display: `$${usd}` });
+    upsertServices(db, [
+      makeService({ id: 'storm-test', name: 'Storm weather', price: price(0.05), rails: ['x402', 'mpp'], chains: ['base', 'tempo'] }),
+      makeService({ id: 'rain-test', name: 'Rain', description: 'Weather radar', price: price(0.01) }),
+      makeService({ id: 'sun-test', name: 'Sun weather', price: price(0.02), rails: ['x402', 'mpp'], chains: ['base', 'tempo'] }),
+      ...Array.from({ length: 97 }, (_, i) => makeService({ id: `other-${i}-test`, name: `Other ${i}`, description: 'Forecasts' })),
+    ], NOW);
+    recordProbes(db, [probe('rain-test', true, NOW), probe('sun-test', true, NOW)]);
+    // Three matches of a hundred services: few enough to keep their order (keepsMatchOrder).
+    for (const sort of SORTS) {
+      const asked = listServices(db, { filters: { q: 'weather' }, page: ALL, sort });
+      expect(asked.counts, sort).toEqual({ total: 3, live: 2, dual_rail: 2 });
+    }
+    // The word in the name above the description; then live first.
+    expect(ids(db, 'relevance', { q: 'weather' })).toEqual(['sun-test', 'storm-test', 'rain-test']);
+    expect(ids(db, 'price', { q: 'weather' })).toEqual(['rain-test', 'sun-test', 'storm-test']);
+    expect(ids(db, 'quality', { q: 'weather', live: true })).toEqual(['rain-test', 'sun-test']);
+    expect(listServices(db, { filters: { q: 'weather', live: false }, page: ALL, sort: 'relevance' }).counts).toEqual({ total: 1, live: 0, dual_rail: 1 });
+    expect(listServices(db, { filters: { q: 'nothing like it' }, page: ALL, sort: 'relevance' }).counts).toEqual({ total: 0, live: 0, dual_rail: 0 });
+    // A search reaching its partial matches keeps its words' services; another search of the same words reads its
+    // matches from them (heldByAll), and answers as the search index does.
+    expect(ids(db, 'relevance', { q: 'storm weather' })).toEqual(['storm-test', 'rain-test', 'sun-test']);
+    expect(listServices(db, { filters: { q: 'weather storm' }, page: ALL, sort: 'relevance' }).counts).toEqual({ total: 1, live: 0, dual_rail: 1 });
+    expect(ids(db, 'relevance', { q: 'weather storm', live: true })).toEqual(['rain-test', 'sun-test']);
+    expect(listServices(db, { filters: { q: 'weather storm', live: true }, page: ALL, sort: 'relevance' }).counts).toEqual({ total: 0, live: 0, dual_rail: 0 });
+    expect(ids(db, 'price', { q: 'weather storm' })).toEqual(['storm-test']);
+    // A hundred matches: counted, not kept.
+    const many = listServices(db, { filters: { q: 'test' }, page: { limit: 2, offset: 0 }, sort: 'relevance' });
+    expect(many.counts).toEqual({ total: 100, live: 2, dual_rail: 2 });
+    expect(many.more).toBe(true);
+  });
+
   it('flag and flags=none', () => {
     const db = fixture();
     // Flags are written by a later change; set here in SQL, with the facet rows upsertService writes for them.

@@ -11,9 +11,9 @@
  * - when the matches are few, their order is read once and kept, and each page is read by rowid;
  * - else by walking the order's own index (migrations 009 and 018) and keeping the matches until the page is full.
  * `relevance` ranks its matches as far as the page needs (readRelevant), then reads its partial matches in quality
- * order. What every page of one query shares (its counts, a kept order or ranking) is cached until a change through
- * this connection, or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl child): a page lists services as
- * they are, in that order.
+ * order. What every page of one query shares (its counts, a kept order or ranking), and each word's services, is
+ * cached until a change through this connection, or for up to COUNTS_MAX_LAG_MS after a commit by another (a crawl
+ * child): a page lists services as they are, in that order.
  */
 import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-query.ts';
 import type { Service, Sort } from '../domain/schemas.ts';
@@ -54,10 +54,17 @@ interface ListQuery {
   countSql: string;
   countParams: unknown[];
   /**
+   * For free text: each match's rowid, live rank and dual rail (LIMIT added). When the matches are few enough to keep
+   * their order, the counts are taken from these rows and the order read among them, so the search index is asked once.
+   * When every word's services are kept (`words`, wordRowids), the matches are the services they all hold, and `among`
+   * reads the same of given rowids (a JSON array, the first parameter) without asking the search index at all.
+   */
+  matched?: { sql: string; params: unknown[]; words: Condition[]; among: Condition };
+  /**
    * Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are
    * few (keepsMatchOrder).
    */
-  order?: { sql: string; params: unknown[] };
+  order?: { sql: string; params: unknown[]; among: string };
   /** FROM ... WHERE ... and ORDER BY reading a page in order from an index (LIMIT and OFFSET added). */
   page: { from: string; by: string; params: unknown[] };
   /** For `relevance`, how its matches are ranked and its partial matches read (readRelevant). */
@@ -73,16 +80,18 @@ interface ListQuery {
 interface Relevance {
   /** The query's key among kept rankings. */
   key: string;
-  ranked: { sql: string; params: unknown[] };
+  /** Every match ranked; `among` ranks given rowids (a JSON array, the first parameter, then `params` of the score). */
+  ranked: { sql: string; params: unknown[]; among: { sql: string; params: unknown[] } };
   walked: { sql: string; params: unknown[] };
   /** The same walk over the services the search index finds in a full-text query given last (the best score's places). */
   walkedAmong: { sql: string; params: unknown[] };
   scoreBound: ScorePlace[];
   /**
-   * When the query has partial matches: FROM ... WHERE ... reading them in quality order (ORDER BY, LIMIT and OFFSET
-   * added), walking the quality index (`walked`) or sorting them (`held`), and each word's count of services.
+   * When the query has partial matches (data/search.ts): each word's services (`words`, found by exactly `least` of
+   * them); the services the other filters keep, walked in quality order (`walk`: their rowids); and the page of given
+   * rowids (a JSON array, the first parameter) the filters keep, sorted in quality order (`held`: LIMIT, OFFSET added).
    */
-  partial?: { walked: Condition; held: Condition; words: Condition[] };
+  partial?: { words: Condition[]; least: number; walk: Condition; held: Condition };
 }
 
 /** The first matches in `relevance` order: all of them (`complete`), or at least as many as some page asked. */
@@ -108,8 +117,10 @@ interface ListCache {
   orders: Map<string, number[]>;
   /** Rankings in `relevance` order, by query. */
   rankings: Map<string, Ranking>;
-  /** How many services hold a word, by its query: words recur across queries far more than whole queries do. */
-  wordSizes: Map<string, number>;
+  /** The services holding a word (rowids, ascending), by its query: words recur across queries far more than whole queries do. */
+  wordRowids: Map<string, Rowids>;
+  /** How many rowids they hold together. */
+  wordRowidsHeld: number;
   /** How many rowids the kept orders and rankings hold together. */
   orderedRowids: number;
   facetSizes: Map<string, number>;
@@ -121,6 +132,8 @@ interface Matches {
   counts: Counts;
   /** For a query whose order is kept, the matches' rowids in that order. */
   order?: number[];
+  /** The matches' rowids, when they were read now to count them (countMatches). */
+  matched?: number[];
 }
 
 /** Per database: what every page of a query shares, and the sizes that plan queries, cleared as COUNTS_MAX_LAG_MS says. */
@@ -128,6 +141,11 @@ const caches = new WeakMap<DB, ListCache>();
 const MAX_CACHED_QUERIES = 2_000;
 /** At most this many rowids are held in kept orders (about 4 MB), whatever the queries asked. */
 const MAX_ORDERED_ROWIDS = 500_000;
+/** At most this many rowids are held in the words' services (about 8 MB): twenty words as common as every service. */
+const MAX_WORD_ROWIDS = 2_000_000;
+
+/** Rowids, ascending: 4 bytes each while they fit (a SQLite rowid may be any 64-bit integer), else 8. */
+type Rowids = Uint32Array | Float64Array;
 /**
  * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
  * anew after each commit made list requests during a pass about ten times slower; reads are cacheable for 60 s anyway.
@@ -141,8 +159,8 @@ export const COUNTS_MAX_LAG_MS = 2_000;
 export function listServices(db: DB, query: ServiceQuery): ListServicesResult {
   const cache = getCache(db);
   const plan = toListQuery(query.filters, query.sort, cache.facetSizes);
-  const { counts, order } = readMatches(db, cache, plan);
-  const { rows, more } = plan.relevance ? readRelevant(db, cache, plan.relevance, counts.total, query.page)
+  const { counts, order, matched } = readMatches(db, cache, plan);
+  const { rows, more } = plan.relevance ? readRelevant(db, cache, plan.relevance, { total: counts.total, matched }, query.page)
     : order ? readInOrder(db, order, query.page) : readPage(db, plan, query.page);
   return { counts, services: rows.map(toService), more, sort: plan.sort };
 }
@@ -151,19 +169,51 @@ export function listServices(db: DB, query: ServiceQuery): ListServicesResult {
 function readMatches(db: DB, cache: ListCache, plan: ListQuery): Matches {
   const countKey = `${plan.countSql}\u0000${JSON.stringify(plan.countParams)}`;
   let counts = cache.counts.get(countKey);
+  let matched: number[] | undefined;
   if (!counts) {
-    counts = cachedStatement(db, plan.countSql).get(...plan.countParams) as Counts;
+    ({ counts, matched } = countMatches(db, cache, plan));
     if (cache.counts.size >= MAX_CACHED_QUERIES) cache.counts.clear();
     cache.counts.set(countKey, counts);
   }
-  if (!plan.order || !keepsMatchOrder(counts.total, cache.services)) return { counts };
+  if (!plan.order || !keepsMatchOrder(counts.total, cache.services)) return { counts, ...(matched ? { matched } : {}) };
   const orderKey = `${plan.sort}\u0000${countKey}`;
   let order = cache.orders.get(orderKey);
   if (!order) {
-    order = cachedStatement(db, plan.order.sql).pluck().all(...plan.order.params) as number[];
+    order = matched ? readAmong(db, { sql: plan.order.among, params: [] }, matched)
+      : cachedStatement(db, plan.order.sql).pluck().all(...plan.order.params) as number[];
     keep(cache, cache.orders, orderKey, order, order.length);
   }
   return { counts, order };
+}
+
+/**
+ * A query's counts. Free text reads its matches' rows up to the most whose order is kept: when they are no more, the
+ * counts are taken from them and their rowids returned, so ordering them asks the search index no second time;
+ * else, as for every other query, they are counted.
+ */
+function countMatches(db: DB, cache: ListCache, plan: ListQuery): { counts: Counts; matched?: number[] } {
+  if (plan.matched) {
+    const most = Math.floor(cache.services / ORDER_KEPT_SHARE);
+    const { sql, params, words, among } = plan.matched;
+    const held = heldByAll(cache, words);
+    const rows = (held === null ? cachedStatement(db, sql).raw().all(...params, most + 1)
+      : held.length === 0 ? [] : cachedStatement(db, among.sql).raw().all(JSON.stringify(held), ...among.params, most + 1)) as Array<[number, number, number]>;
+    if (keepsMatchOrder(rows.length, cache.services)) {
+      const counts = { total: rows.length, live: 0, dual_rail: 0 };
+      for (const [, liveRank, dualRail] of rows) {
+        if (liveRank === 0) counts.live++;
+        counts.dual_rail += dualRail;
+      }
+      return { counts, matched: rows.map(([rowid]) => rowid) };
+    }
+  }
+  return { counts: cachedStatement(db, plan.countSql).get(...plan.countParams) as Counts };
+}
+
+/** Given rowids in an order's SELECT (`among`: their JSON array its first parameter). */
+function readAmong(db: DB, among: { sql: string; params: unknown[] }, rowids: number[]): number[] {
+  if (rowids.length === 0) return [];
+  return cachedStatement(db, among.sql).pluck().all(JSON.stringify(rowids), ...among.params) as number[];
 }
 
 /** Keeps an order or ranking, first letting go of every kept one when they hold too many. */
@@ -178,42 +228,99 @@ function keep<T>(cache: ListCache, kept: Map<string, T>, key: string, value: T, 
 }
 
 /** One page in `relevance` order: the ranked matches it covers, then the partial matches it reaches. */
-function readRelevant(db: DB, cache: ListCache, relevance: Relevance, total: number, page: ServicePage): PageRows {
+function readRelevant(db: DB, cache: ListCache, relevance: Relevance, matches: MatchSet, page: ServicePage): PageRows {
   const needed = page.offset + page.limit + 1;
-  const ranking = rank(db, cache, relevance, total, needed);
+  const ranking = rank(db, cache, relevance, matches, needed);
   const matched = readInOrder(db, ranking.rowids, page);
   if (!relevance.partial || ranking.rowids.length >= needed) return matched;
   const limit = page.limit - matched.rows.length;
   const offset = Math.max(0, page.offset - ranking.rowids.length);
-  const { walked, held, words } = relevance.partial;
-  // Few partial matches are read by rowid and sorted (NOT INDEXED: the quality index would walk every service to
-  // find them); many are walked in quality order, which soon finds a page of them.
-  const sizes = words.map((word) => sizeOf(db, cache, word));
-  const from = keepsMatchOrder(toPartialBound(sizes), cache.services) ? held : walked;
-  const rows = cachedStatement(db, `SELECT ${SERVICE_COLUMNS} ${from.sql} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`)
-    .all(...from.params, limit + 1, offset) as ServiceRow[];
+  const rows = readPartial(db, cache, relevance.partial, limit + 1, offset);
   return { rows: [...matched.rows, ...rows.slice(0, limit)], more: rows.length > limit };
 }
 
-/** How many services hold a word (a count of its services): kept, or counted now and kept. */
-function sizeOf(db: DB, cache: ListCache, word: Condition): number {
-  const key = `${word.sql}\u0000${JSON.stringify(word.params)}`;
-  let size = cache.wordSizes.get(key);
-  if (size === undefined) {
-    size = cachedStatement(db, word.sql).pluck().get(...word.params) as number;
-    if (cache.wordSizes.size >= MAX_CACHED_QUERIES) cache.wordSizes.clear();
-    cache.wordSizes.set(key, size);
+/**
+ * Up to `count` partial matches in quality order, after the first `offset`. Few (toPartialBound, keepsMatchOrder)
+ * are found among the two rarest words' services (each partial match holds one of them), read by rowid and sorted
+ * (NOT INDEXED: the quality index would walk every service to find them); many are met soon on a walk of the quality
+ * index, each service tested against every word's services.
+ */
+function readPartial(db: DB, cache: ListCache, partial: NonNullable<Relevance['partial']>, count: number, offset: number): ServiceRow[] {
+  const words = partial.words.map((word) => wordRowids(db, cache, word));
+  const isPartial = (rowid: number) => words.reduce((found, rowids) => found + (holds(rowids, rowid) ? 1 : 0), 0) === partial.least;
+  if (keepsMatchOrder(toPartialBound(words.map((rowids) => rowids.length)), cache.services)) {
+    const [rarest, next] = [...words].sort((a, b) => a.length - b.length) as [Rowids, Rowids];
+    const found = [...rarest.filter(isPartial), ...next.filter((rowid) => !holds(rarest, rowid) && isPartial(rowid))];
+    if (found.length === 0) return [];
+    return cachedStatement(db, partial.held.sql).all(JSON.stringify(found), ...partial.held.params, count, offset) as ServiceRow[];
   }
-  return size;
+  const walked: number[] = [];
+  let skipped = 0;
+  for (const rowid of cachedStatement(db, partial.walk.sql).pluck().iterate(...partial.walk.params) as Iterable<number>) {
+    if (!isPartial(rowid)) continue;
+    if (skipped < offset) skipped++;
+    else if (walked.push(rowid) >= count) break;
+  }
+  return readInOrder(db, walked, { offset: 0, limit: walked.length }).rows;
+}
+
+/** The services holding every word, by rowid, when each word's services are kept (wordRowids); else null. */
+function heldByAll(cache: ListCache, words: Condition[]): number[] | null {
+  const kept = words.map((word) => cache.wordRowids.get(toWordKey(word)));
+  if (kept.length === 0 || kept.some((rowids) => rowids === undefined)) return null;
+  const [rarest, ...others] = (kept as Rowids[]).sort((a, b) => a.length - b.length);
+  return [...rarest!.filter((rowid) => others.every((rowids) => holds(rowids, rowid)))];
+}
+
+const toWordKey = (word: Condition) => `${word.sql}\u0000${JSON.stringify(word.params)}`;
+
+/** The services holding a word, by rowid, ascending: kept, or read now and kept. */
+function wordRowids(db: DB, cache: ListCache, word: Condition): Rowids {
+  const key = toWordKey(word);
+  let rowids = cache.wordRowids.get(key);
+  if (!rowids) {
+    const read = cachedStatement(db, word.sql).pluck().all(...word.params) as number[];
+    rowids = (read.every((rowid) => rowid >= 0 && rowid <= 0xffff_ffff) ? Uint32Array.from(read) : Float64Array.from(read)).sort();
+    if (cache.wordRowids.size >= MAX_CACHED_QUERIES || cache.wordRowidsHeld + rowids.length > MAX_WORD_ROWIDS) {
+      cache.wordRowids.clear();
+      cache.wordRowidsHeld = 0;
+    }
+    cache.wordRowids.set(key, rowids);
+    cache.wordRowidsHeld += rowids.length;
+  }
+  return rowids;
+}
+
+/** Whether ascending rowids hold one: a binary search. */
+function holds(rowids: Rowids, rowid: number): boolean {
+  let low = 0;
+  let high = rowids.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = rowids[middle]!;
+    if (value === rowid) return true;
+    if (value < rowid) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
+/** How many matches a query has, and their rowids when they were read with its counts. */
+interface MatchSet {
+  total: number;
+  matched?: number[] | undefined;
 }
 
 /** The matches in `relevance` order, at least `needed` of them (or all): kept, or ranked now and kept. */
-function rank(db: DB, cache: ListCache, relevance: Relevance, total: number, needed: number): Ranking {
+function rank(db: DB, cache: ListCache, relevance: Relevance, matches: MatchSet, needed: number): Ranking {
   const kept = cache.rankings.get(relevance.key);
   if (kept && (kept.complete || kept.rowids.length >= needed)) return kept;
-  const ranking = keepsMatchOrder(total, cache.services)
-    ? { rowids: cachedStatement(db, relevance.ranked.sql).pluck().all(...relevance.ranked.params) as number[], complete: true }
-    : walkRanking(db, relevance, needed);
+  const { ranked } = relevance;
+  const ranking = !keepsMatchOrder(matches.total, cache.services) ? walkRanking(db, relevance, needed) : {
+    rowids: matches.matched ? readAmong(db, ranked.among, matches.matched)
+      : cachedStatement(db, ranked.sql).pluck().all(...ranked.params) as number[],
+    complete: true,
+  };
   keep(cache, cache.rankings, relevance.key, ranking, ranking.rowids.length);
   return ranking;
 }
@@ -295,7 +402,7 @@ function getCache(db: DB): ListCache {
     && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
   const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
   const fresh: ListCache = {
-    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), rankings: new Map(), wordSizes: new Map(), orderedRowids: 0,
+    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), rankings: new Map(), wordRowids: new Map(), wordRowidsHeld: 0, orderedRowids: 0,
     facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services: s.services.pluck().get() as number,
   };
   caches.set(db, fresh);
@@ -364,6 +471,14 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     countParams = where.params;
   }
 
+  const filtered = conditions('s.live_rank', 's.id', facets, null);
+  const matchedColumns = 'SELECT s.rowid, s.live_rank, s.dual_rail';
+  const matched = search ? {
+    sql: `${matchedColumns} ${matches.from} LIMIT ?`,
+    params: matches.params,
+    words: search.partial?.words ?? [],
+    among: { sql: `${matchedColumns} FROM services s NOT INDEXED${toClause([AMONG_ROWIDS, ...filtered.sql])} LIMIT ?`, params: filtered.params },
+  } : undefined;
   if (applied === 'relevance') {
     const text = search!;
     const conditionsOf = (sql: string, params = text.params) => conditions('s.live_rank', 's.id', facets, { sql, params });
@@ -372,26 +487,29 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     const quality = `FROM services s INDEXED BY services_quality`;
     const walk = (where: Where) => `SELECT s.rowid, ${text.score.sql} AS score ${quality}${toClause(where.sql)} ORDER BY ${QUALITY_ORDER}`;
     const among = `s.rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)`;
-    const partial = text.partial && {
-      walked: conditionsOf(text.partial.tested.sql, text.partial.tested.params),
-      held: conditionsOf(text.partial.held.sql, text.partial.held.params),
-    };
     const relevance: Relevance = {
       key: `${countSql}\u0000${JSON.stringify(countParams)}`,
-      ranked: { sql: `SELECT s.rowid FROM services s${toClause(ranked.sql)} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`, params: [...ranked.params, ...text.score.params] },
+      ranked: {
+        sql: `SELECT s.rowid FROM services s${toClause(ranked.sql)} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`,
+        params: [...ranked.params, ...text.score.params],
+        among: { sql: `${AMONG} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`, params: text.score.params },
+      },
       walked: { sql: walk(walked), params: [...text.score.params, ...walked.params] },
       walkedAmong: { sql: walk({ sql: [...walked.sql, among], params: [] }), params: [...text.score.params, ...walked.params] },
       scoreBound: text.scoreBound,
-      ...(partial ? {
+      ...(text.partial ? {
         partial: {
-          walked: { sql: `${quality}${toClause(partial.walked.sql)}`, params: partial.walked.params },
-          held: { sql: `FROM services s NOT INDEXED${toClause(partial.held.sql)}`, params: partial.held.params },
-          words: text.partial!.words,
+          ...text.partial,
+          walk: { sql: `SELECT s.rowid ${quality}${toClause(filtered.sql)} ORDER BY ${QUALITY_ORDER}`, params: filtered.params },
+          held: {
+            sql: `SELECT ${SERVICE_COLUMNS} FROM services s NOT INDEXED${toClause([AMONG_ROWIDS, ...filtered.sql])} ORDER BY ${QUALITY_ORDER} LIMIT ? OFFSET ?`,
+            params: filtered.params,
+          },
         },
       } : {}),
     };
     const page = { from: matches.from, by: QUALITY_ORDER, params: matches.params };
-    return { sort: applied, countSql, countParams, relevance, page };
+    return { sort: applied, countSql, countParams, ...(matched ? { matched } : {}), relevance, page };
   }
   const { by, index } = ORDERS[applied];
   if (applied === 'live' && driving !== undefined) {
@@ -400,9 +518,16 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   const walk = conditions('s.live_rank', 's.id', facets, search && { sql: search.rowSql, params: search.params });
   const page = { from: `FROM services s INDEXED BY ${index}${toClause(walk.sql)}`, by, params: walk.params };
   const selective = search !== null || driving !== undefined || rowTests.sql.length > 0;
-  const order = selective ? { sql: `SELECT s.rowid ${matches.from} ORDER BY ${by}`, params: matches.params } : undefined;
-  return { sort: applied, countSql, countParams, ...(order ? { order } : {}), page };
+  const order = selective ? { sql: `SELECT s.rowid ${matches.from} ORDER BY ${by}`, params: matches.params, among: `${AMONG} ORDER BY ${by}` } : undefined;
+  return { sort: applied, countSql, countParams, ...(matched ? { matched } : {}), ...(order ? { order } : {}), page };
 }
+
+/**
+ * The services whose rowids a JSON array (the first parameter) holds, ORDER BY to add. NOT INDEXED: they are read by
+ * rowid and sorted, never found by walking an order's index past every other service.
+ */
+const AMONG_ROWIDS = 's.rowid IN (SELECT value FROM json_each(?))';
+const AMONG = `SELECT s.rowid FROM services s NOT INDEXED WHERE ${AMONG_ROWIDS}`;
 
 const toCountSql = (rank: string, dual: string, from: string) =>
   `SELECT count(*) AS total, coalesce(sum(${rank} = 0), 0) AS live, coalesce(sum(${dual}), 0) AS dual_rail ${from}`;

@@ -180,11 +180,14 @@ describe('the site in chromium', () => {
       expect(new URL(page.url()).search).toBe('?max_price_usd=0.01&sort=price');
       expect(await page.locator('#results-status .status-line').textContent()).toBe('Showing 1–4 of 4 services matching');
       expect(await page.title()).toBe('at most $0.01 per call · cheapest first · Payable-Service Index');
-      expect(await page.locator('#results li').nth(1).locator('.price').textContent()).toBe('$0.001');
+      // Each row shows the price the order reads: its cheapest endpoint's, "from" it when its endpoints' prices differ.
+      expect((await page.locator('#results .price').allTextContents()).slice(0, 2)).toEqual(['from $0', 'from $0.001']);
+      expect(await page.locator('#results li').nth(1).locator('.price').getAttribute('title')).toBe('$0.001 to $0.199 across its endpoints');
 
       // A reload is rendered by the server from the URL, in the same order with the same form values.
       await page.reload();
       expect(await page.locator('#results .name').allTextContents()).toEqual(cheapest);
+      expect((await page.locator('#results .price').allTextContents()).slice(0, 2)).toEqual(['from $0', 'from $0.001']);
       expect(await page.getByLabel('Sort by').inputValue()).toBe('price');
       expect(await page.getByLabel('Max price per call (USD)').inputValue()).toBe('0.01');
       await page.waitForSelector('form.search[data-enhanced="on"]');

@@ -13,6 +13,7 @@ import { openDatabase } from '../../data/db.ts';
 import { listServiceIds } from '../../data/pages.ts';
 import { recordProbe } from '../../data/probes.ts';
 import { upsertServices } from '../../data/services.ts';
+import { SERVER_PROCESS } from '../../processes.ts';
 import type { BuildChildReport } from './build-child.ts';
 import { prepareDatabase } from './database.ts';
 import { round, type BenchGroup, type Figure } from './report.ts';
@@ -88,10 +89,14 @@ export function changeOnePercent(database: string): void {
   }
 }
 
-/** One measured build (build-child.ts) in its own process, compiling into `cache` (a folder inside the project). */
+/**
+ * One measured build (build-child.ts) in its own process, compiling into `cache` (a folder inside the project). The
+ * process has the server's node flags: the index renders its pages in the server process (server/main.ts refreshes the
+ * site after each pass), so its heap settings are the render's.
+ */
 export function runBuildChild(mode: 'full' | 'refresh', database: string, distDir: string, cache: string): Promise<BuildChildReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, database, distDir], {
+    const child = spawn(process.execPath, [...SERVER_PROCESS.nodeArgs, '--import', 'tsx', CHILD, mode, database, distDir], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, PSI_SITE_CACHE: cache },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 
 /**
@@ -9,6 +9,8 @@ import { dirname, join, normalize, sep } from 'node:path';
 export interface Output {
   root: string;
   write(path: string, content: string): void;
+  /** Writes a file in pieces: `fill` hands each to `write`, so a large file is never one string. */
+  writeInPieces(path: string, fill: (write: (piece: string) => void) => void): void;
   remove(path: string): void;
   /** Files written so far. */
   readonly written: number;
@@ -25,22 +27,36 @@ export function createOutput(root: string, options: { atomic: boolean }): Output
     if (!full.startsWith(root + sep)) throw new Error(`refusing to write outside the release: ${path}`);
     return full;
   };
+  /** Where a file is written first: beside its place when it replaces a served file, else its place. */
+  const open = (path: string) => {
+    const full = resolve(path);
+    const dir = dirname(full);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    return { full, target: options.atomic ? `${full}.tmp-${process.pid}` : full };
+  };
   return {
     root,
     write(path, content) {
-      const full = resolve(path);
-      const dir = dirname(full);
-      if (!made.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        made.add(dir);
+      const { full, target } = open(path);
+      writeFileSync(target, content);
+      if (target !== full) renameSync(target, full);
+      written += 1;
+    },
+    writeInPieces(path, fill) {
+      const { full, target } = open(path);
+      const fd = openSync(target, 'w');
+      try {
+        fill((piece) => void writeSync(fd, piece));
+      } catch (error) {
+        closeSync(fd);
+        rmSync(target, { force: true });
+        throw error;
       }
-      if (options.atomic) {
-        const temp = `${full}.tmp-${process.pid}`;
-        writeFileSync(temp, content);
-        renameSync(temp, full);
-      } else {
-        writeFileSync(full, content);
-      }
+      closeSync(fd);
+      if (target !== full) renameSync(target, full);
       written += 1;
     },
     remove(path) {

@@ -20,7 +20,7 @@ import { EMPTY_QUERY, type HomeQuery } from '../src/lib/home-query.ts';
 import { getListingView } from '../src/lib/listing.ts';
 import type { SiteContext } from '../src/lib/site.ts';
 import { getStatusView } from '../src/lib/status.ts';
-import { toServiceSnapshot, toServicesSnapshot, toStatsSnapshot } from '../src/lib/snapshots.ts';
+import { toServiceSnapshot, toStatsSnapshot, writeServicesSnapshot } from '../src/lib/snapshots.ts';
 import type { Output } from './output.ts';
 import type { PageRenderer } from './render.ts';
 
@@ -135,7 +135,7 @@ export async function renderSitePages(ctx: RenderContext, ids: readonly string[]
   out.write('llms.txt', toLlmsTxt({ ...docsOptions, total: stats.total, live: stats.live, lastCheck: formatUtc(stats.last_probe_at) }));
   out.write('robots.txt', toRobotsTxt(options.siteUrl));
   out.write('sitemap.xml', toSitemapXml(options.siteUrl, [...ids].sort()));
-  out.write('snapshots/services.json', JSON.stringify(toServicesSnapshot(db, ctx.generatedAt)));
+  out.writeInPieces('snapshots/services.json', (write) => writeServicesSnapshot(db, ctx.generatedAt, write));
   out.write('snapshots/stats.json', JSON.stringify(toStatsSnapshot(db, ctx.generatedAt)));
   return 3;
 }

@@ -156,27 +156,41 @@ export interface PagerItem {
   rel: 'prev' | 'next' | null;
 }
 
+/** What the pager reads of one page of the list: its counts' total, whether more follow, how many it shows, its order. */
+export interface ListedPage {
+  total: number;
+  more: boolean;
+  shown: number;
+  sort: string;
+}
+
 /**
- * The pager of a query at its offset: Previous, `Page 2 of 8`, Next. Past the last page it says so and links the
- * first and the last page, never another empty one.
- * @example toHomePager({ ...EMPTY_QUERY, offset: 10_000 }, 704)[1] // { text: 'Last page (8)', href: '/?offset=700', rel: null }
+ * The pager of a query at its offset: Previous, `Page 2 of 8`, Next. Next follows the list (`more`), never the counts:
+ * `relevance` lists a search's partial matches after the counted ones, so it names no last page until it reaches
+ * it. Past the last page it says so and links the first page (and the last, where the counts tell it), never
+ * another empty one.
+ * @example toHomePager({ ...EMPTY_QUERY, offset: 10_000 }, { total: 704, more: false, shown: 0, sort: 'quality' })[1] // { text: 'Last page (15)', href: '/?offset=700', rel: null }
  */
-export function toHomePager(query: HomeQuery, total: number, pageSize = HOME_PAGE_SIZE): PagerItem[] {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
+export function toHomePager(query: HomeQuery, listed: ListedPage, pageSize = HOME_PAGE_SIZE): PagerItem[] {
+  const counted = Math.max(1, Math.ceil(listed.total / pageSize));
   const page = Math.floor(query.offset / pageSize) + 1;
+  const ranked = listed.sort === 'relevance';
   const link = (text: string, offset: number, rel: PagerItem['rel'] = null): PagerItem => ({ text, href: toHomeHref({ ...query, offset }), rel });
   const here = (text: string): PagerItem => ({ text, href: null, rel: null });
-  if (page > pages) {
+  if (listed.shown === 0 && query.offset > 0) {
+    if (ranked) return [link('First page', 0), here(`No page ${page}: the results end before it`)];
     return [
       link('First page', 0),
-      ...(pages > 1 ? [link(`Last page (${pages})`, (pages - 1) * pageSize)] : []),
-      here(`No page ${page}: the last is page ${pages}`),
+      ...(counted > 1 ? [link(`Last page (${counted})`, (counted - 1) * pageSize)] : []),
+      here(`No page ${page}: the last is page ${counted}`),
     ];
   }
+  // The last page is this one when no more follow; else the counts' last page for every order but `relevance`.
+  const last = !listed.more ? page : ranked ? null : Math.max(counted, page + 1);
   return [
     ...(page > 1 ? [link('← Previous', Math.max(0, query.offset - pageSize), 'prev')] : []),
-    here(`Page ${page} of ${pages}`),
-    ...(page < pages ? [link('Next →', query.offset + pageSize, 'next')] : []),
+    here(last === null ? `Page ${page}` : `Page ${page} of ${last}`),
+    ...(listed.more ? [link('Next →', query.offset + pageSize, 'next')] : []),
   ];
 }
 

@@ -20,8 +20,10 @@ export interface HomeRowView {
   description: string | null;
   descriptionTitle: string | null;
   result: CheckResult;
-  /** `$0.01`, or `No price listed`. */
+  /** `$0.01`, `from $0.001` (its endpoints' prices differ: the cheapest), or `No price listed` (toRowPrice). */
   price: string;
+  /** `$0.001 to $0.05 across its endpoints` when they differ, else null. */
+  priceTitle: string | null;
   /** The last 30 days' share of checks that detected a challenge, when any check ran. */
   uptime: { text: string; ratio: number; low: boolean } | null;
   /** `143 ms`: the median response time of the last 30 days' answered checks, or null. */
@@ -57,7 +59,7 @@ export function toHomeRow(service: Service): HomeRowView {
     description,
     descriptionTitle: description && description !== service.description ? service.description : null,
     result: toCheckResult(service.live),
-    price: formatUsd(service.price.usd) ?? 'No price listed',
+    ...toRowPrice(service),
     uptime: toUptime(service.uptime_30d),
     latency: service.median_latency_ms_30d !== null && Number.isFinite(service.median_latency_ms_30d)
       ? `${Math.round(service.median_latency_ms_30d).toLocaleString('en-US')} ms`
@@ -72,6 +74,20 @@ export function toHomeRow(service: Service): HomeRowView {
     hostTitle: host.length > HOST_MAX ? host : null,
     flags: toFlagMarker(service.flags),
   };
+}
+
+/**
+ * The row's price: the cheapest of its endpoints' prices (`price_range`), which `sort=price` orders by and
+ * `max_price_usd` keeps, marked `from` when they differ; the main endpoint's when no endpoint's price is known.
+ * @example toRowPrice({ price: { usd: 0.05, display: '$0.05' }, price_range: { min_usd: 0.001, max_usd: 0.05 } }).price // 'from $0.001'
+ */
+export function toRowPrice(service: Pick<Service, 'price' | 'price_range'>): Pick<HomeRowView, 'price' | 'priceTitle'> {
+  const { min_usd: min, max_usd: max } = service.price_range;
+  const cheapest = formatUsd(min);
+  if (cheapest === null) return { price: formatUsd(service.price.usd) ?? 'No price listed', priceTitle: null };
+  const dearest = formatUsd(max);
+  if (dearest === null || dearest === cheapest) return { price: cheapest, priceTitle: null };
+  return { price: `from ${cheapest}`, priceTitle: `${cheapest} to ${dearest} across its endpoints` };
 }
 
 /**

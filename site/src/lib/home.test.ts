@@ -7,7 +7,7 @@ import { SORTS } from '../../../domain/schemas.ts';
 import {
   EMPTY_QUERY, HOME_SORTS, isFilteredQuery, readHomeQuery, toHomeHref, toHomePager, toHomeTitle, toListParams, toStatus, type HomeQuery,
 } from './home-query.ts';
-import { toHomeRow } from './home-row.ts';
+import { toHomeRow, toRowPrice } from './home-row.ts';
 import { SITE_NAME, toPageTitle } from './site.ts';
 
 describe('home.ts', () => {
@@ -99,7 +99,7 @@ describe('home.ts', () => {
     expect(toHomeHref({ ...EMPTY_QUERY, max_price_usd: 0 })).toBe('/?max_price_usd=0');
     expect(isFilteredQuery({ ...EMPTY_QUERY, sort: 'newest' })).toBe(true);
     expect(isFilteredQuery({ ...EMPTY_QUERY, max_price_usd: 0 })).toBe(true);
-    expect(toHomePager({ ...EMPTY_QUERY, sort: 'uptime', max_price_usd: 1 }, 250)[1]!.href).toBe('/?max_price_usd=1&sort=uptime&offset=50');
+    expect(toHomePager({ ...EMPTY_QUERY, sort: 'uptime', max_price_usd: 1 }, { total: 250, more: true, shown: 50, sort: 'uptime' })[1]!.href).toBe('/?max_price_usd=1&sort=uptime&offset=50');
     expect(toHomeTitle({ ...EMPTY_QUERY, category: 'data', source: 'mpp.dev', max_price_usd: 0.01, sort: 'price' }, () => undefined))
       .toBe('\u2068data\u2069 · \u2068mpp.dev service directory\u2069 · at most $0.01 per call · cheapest first');
     // What the script asks the API for is what the server render applies.
@@ -157,21 +157,21 @@ describe('home.ts', () => {
   });
 
   it('pages with Previous and Next, and past the last page offers the last and the first page, never an empty one', () => {
-    expect(toHomePager({ ...EMPTY_QUERY, rail: 'x402', offset: 50 }, 704)).toEqual([
+    expect(toHomePager({ ...EMPTY_QUERY, rail: 'x402', offset: 50 }, { total: 704, more: true, shown: 50, sort: 'quality' })).toEqual([
       { text: '← Previous', href: '/?rail=x402', rel: 'prev' },
       { text: 'Page 2 of 15', href: null, rel: null },
       { text: 'Next →', href: '/?rail=x402&offset=100', rel: 'next' },
     ]);
-    expect(toHomePager({ ...EMPTY_QUERY, offset: 700 }, 704)).toEqual([
+    expect(toHomePager({ ...EMPTY_QUERY, offset: 700 }, { total: 704, more: false, shown: 4, sort: 'quality' })).toEqual([
       { text: '← Previous', href: '/?offset=650', rel: 'prev' },
       { text: 'Page 15 of 15', href: null, rel: null },
     ]);
-    expect(toHomePager({ ...EMPTY_QUERY, offset: 10_000 }, 704)).toEqual([
+    expect(toHomePager({ ...EMPTY_QUERY, offset: 10_000 }, { total: 704, more: false, shown: 0, sort: 'quality' })).toEqual([
       { text: 'First page', href: '/', rel: null },
       { text: 'Last page (15)', href: '/?offset=700', rel: null },
       { text: 'No page 201: the last is page 15', href: null, rel: null },
     ]);
-    expect(toHomePager({ ...EMPTY_QUERY, q: 'x', offset: 150 }, 0)).toEqual([
+    expect(toHomePager({ ...EMPTY_QUERY, q: 'x', offset: 150 }, { total: 0, more: false, shown: 0, sort: 'quality' })).toEqual([
       { text: 'First page', href: '/?q=x', rel: null },
       { text: 'No page 4: the last is page 1', href: null, rel: null },
     ]);
@@ -181,6 +181,34 @@ describe('home.ts', () => {
       { text: 'First page', href: '/', rel: null },
       { text: 'No page 5: the last is page 1', href: null, rel: null },
     ]);
+  });
+
+  it('pages a search by what the list answers, past its counted matches into the partial ones', () => {
+    // One service holds both words; sixty hold "wine" alone: partial matches, listed after it and not counted.
+    const wines = openFixtureDatabase([
+      makeService({ id: 'shop-wine-test', name: 'Wine shop', description: 'Buy wine online' }),
+      ...Array.from({ length: 60 }, (_, i) => makeService({ id: `cellar-${String(i).padStart(2, '0')}-test`, name: `Cellar ${i}`, description: 'Rare wines' })),
+    ]);
+    const first = getHomeView(wines, { ...EMPTY_QUERY, q: 'buy wine' });
+    expect(first.counts.total).toBe(1);
+    expect(first.rows).toHaveLength(50);
+    expect(first.status).toBe('Showing 1–50: 1 service matches every word; 49 services here hold all words but one.');
+    expect(first.pager).toEqual([
+      { text: 'Page 1', href: null, rel: null },
+      { text: 'Next →', href: '/?q=buy+wine&offset=50', rel: 'next' },
+    ]);
+    const second = getHomeView(wines, { ...EMPTY_QUERY, q: 'buy wine', offset: 50 });
+    expect(second.rows.map((row) => row.id)).toEqual(Array.from({ length: 11 }, (_, i) => `cellar-${49 + i}-test`));
+    expect(second.pager).toEqual([
+      { text: '← Previous', href: '/?q=buy+wine', rel: 'prev' },
+      { text: 'Page 2 of 2', href: null, rel: null },
+    ]);
+    expect(getHomeView(wines, { ...EMPTY_QUERY, q: 'buy wine', offset: 100 }).pager).toEqual([
+      { text: 'First page', href: '/?q=buy+wine', rel: null },
+      { text: 'No page 3: the results end before it', href: null, rel: null },
+    ]);
+    // Every other order lists the counted matches alone.
+    expect(getHomeView(wines, { ...EMPTY_QUERY, q: 'buy wine', sort: 'price' }).pager).toEqual([{ text: 'Page 1 of 1', href: null, rel: null }]);
   });
 
   it('titles a searched or filtered page by its search and filters, their text isolated', () => {
@@ -223,6 +251,17 @@ describe('home.ts', () => {
       price_range: { min_usd: null, max_usd: null }, endpoint_count: 1,
     });
     expect(checked).toMatchObject({ uptime: { text: '96.7 %', ratio: 0.967, low: false }, latency: '1,432 ms', descriptionTitle: null });
+  });
+
+  it("shows the price the cheapest order reads: the cheapest endpoint's, from it when the endpoints differ", () => {
+    const price = (usd: number | null, min: number | null, max: number | null) =>
+      toRowPrice({ price: { usd, display: null }, price_range: { min_usd: min, max_usd: max } });
+    expect(price(0.05, 0.001, 0.05)).toEqual({ price: 'from $0.001', priceTitle: '$0.001 to $0.05 across its endpoints' });
+    expect(price(0.01, 0.01, 0.01)).toEqual({ price: '$0.01', priceTitle: null });
+    expect(price(0.01, null, null)).toEqual({ price: '$0.01', priceTitle: null });
+    expect(price(null, null, null)).toEqual({ price: 'No price listed', priceTitle: null });
+    const view = getHomeView(db, { ...EMPTY_QUERY, sort: 'price' });
+    expect(view.rows.slice(0, 2).map((row) => [row.name, row.price])).toEqual([['Alpha Weather', 'from $0'], ['Many Tools Gateway', 'from $0.001']]);
   });
 
   it('shortens long values in a row and keeps them whole in a title; a slug of the host reads as the host', () => {

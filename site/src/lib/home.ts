@@ -110,7 +110,7 @@ export function getHomeView(db: DB, query: HomeQuery): HomeView {
     status: toStatus(counts.total, from, to, filtered),
     countsText: toCountsText(counts),
     rows: services.map(toHomeRow),
-    pager: toHomePager(normalized, counts.total),
+    pager: toHomePager(normalized, { total: counts.total, more: list.more, shown: services.length, sort: list.sort }),
   };
 }
 

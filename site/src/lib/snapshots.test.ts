@@ -3,7 +3,8 @@ import { createApp } from '../../../api/app.ts';
 import { ServiceDetail, ServiceList, Stats } from '../../../domain/schemas.ts';
 import { testConfig } from '../../../api/testing.ts';
 import { FIXTURE_NOW, openFixtureDatabase } from '../../testing.ts';
-import { toServicesSnapshot, toServiceSnapshot, toStatsSnapshot } from './snapshots.ts';
+import { toServicesSnapshot, toServiceSnapshot, toStatsSnapshot, writeServicesSnapshot } from './snapshots.ts';
+import { openTestDatabase } from '../../../data/testing.ts';
 
 describe('snapshots.ts', () => {
   const db = openFixtureDatabase();
@@ -36,5 +37,18 @@ describe('snapshots.ts', () => {
     const snapshot = toServicesSnapshot(big, FIXTURE_NOW.toISOString());
     expect(snapshot.services).toHaveLength(606);
     expect(snapshot.page.limit).toBe(500);
+    // Written in pieces (two batches here), the same bytes as the whole snapshot at once.
+    const pieces: string[] = [];
+    writeServicesSnapshot(big, FIXTURE_NOW.toISOString(), (piece) => pieces.push(piece));
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.join('')).toBe(JSON.stringify(snapshot));
+  });
+
+  it('writes the whole index in pieces as the same bytes as at once, an empty index too', () => {
+    for (const source of [db, openTestDatabase()]) {
+      const pieces: string[] = [];
+      writeServicesSnapshot(source, FIXTURE_NOW.toISOString(), (piece) => pieces.push(piece));
+      expect(pieces.join('')).toBe(JSON.stringify(toServicesSnapshot(source, FIXTURE_NOW.toISOString())));
+    }
   });
 });

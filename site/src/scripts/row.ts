@@ -38,7 +38,9 @@ export function toRowElement(doc: Document, row: HomeRowView): HTMLLIElement {
 function toFigures(doc: Document, row: HomeRowView): HTMLElement {
   const figures = toElement(doc, 'div', 'figures');
   const price = toElement(doc, 'span', 'fig fig-price');
-  price.append(toText(doc, 'span', 'Price ', 'label'), toText(doc, 'span', row.price, 'price'));
+  const priceText = toText(doc, 'span', row.price, 'price');
+  if (row.priceTitle) priceText.title = row.priceTitle;
+  price.append(toText(doc, 'span', 'Price ', 'label'), priceText);
   const uptime = toElement(doc, 'span', 'uptime');
   const uptimeText = doc.createElement('span');
   uptimeText.append(toText(doc, 'span', '30-day uptime ', 'label'), row.uptime?.text ?? 'no checks yet');

@@ -96,7 +96,8 @@ export function enhanceSearch(doc: Document = document): void {
     const to = body.page.offset + body.services.length;
     setStatus(toStatus(body.counts.total, from, to, filtered), `${toCountsText(body.counts)}${filtered ? ' match' : ' in the index'}`);
     list.replaceChildren(...body.services.map((service) => toRowElement(doc, toHomeRow(service))));
-    pager.replaceChildren(...toHomePager({ ...query, offset: body.page.offset }, body.counts.total, pageSize)
+    const listed = { total: body.counts.total, more: body.page.next_offset !== null, shown: body.services.length, sort: body.page.sort };
+    pager.replaceChildren(...toHomePager({ ...query, offset: body.page.offset }, listed, pageSize)
       .map((item) => (item.href ? toLink(doc, item.href, item.text, item.rel ?? undefined) : toText(doc, 'span', item.text))));
     for (const link of form.querySelectorAll<HTMLAnchorElement>('a[data-facet]')) {
       const name = link.dataset.facet as Facet;
