@@ -39,6 +39,8 @@ const OBJECT_NAME = /^generations\/([0-9a-f]{16})\/(snapshots|wal)\/([0-9a-f]{8}
  */
 export async function refreshMirror(client: S3Client, bucket: string, path: string, dir: string, maxBytes: number): Promise<MirrorRefresh> {
   const needed = selectNeeded(await listReplica(client, bucket, path));
+  // Nothing to restore from (yet): what is held stays, for a listing that comes back whole.
+  if (needed.length === 0) return { fetched: 0, bytes: 0 };
   const total = needed.reduce((sum, object) => sum + object.size, 0);
   if (total > maxBytes) throw new RefusedCopyError(`the Litestream replica needs ${total} bytes, over REPLICA_MAX_BYTES (${maxBytes} bytes)`);
   const held = new Map(listHeld(dir).map((name) => [name, statSync(join(dir, name)).size]));
