@@ -171,6 +171,14 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
     }
     expect(db.prepare('SELECT count(*) FROM webhooks').pluck().get()).toBeGreaterThan(0);
   }, 60_000);
+
+  it('refuses a Litestream replica over REPLICA_MAX_BYTES before fetching any of it', async () => {
+    const { refreshMirror } = await import('../api/replica/mirror.ts');
+    const { createS3Client } = await import('../site/publish/target.ts');
+    const capped = join(dir, 'capped');
+    await expect(refreshMirror(createS3Client(store.env), 'site', 'index/litestream', capped, 1024)).rejects.toThrow(/over REPLICA_MAX_BYTES \(1024 bytes\)/);
+    expect(() => readdirSync(capped)).toThrow(/ENOENT/);
+  });
 });
 
 /** A folder holding every object of the store's Litestream replica, as s3rver keeps them, for a restore of its own. */

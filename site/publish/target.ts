@@ -51,8 +51,9 @@ export function createS3Client(env: NodeJS.ProcessEnv, overrides: S3ClientConfig
 
 /**
  * The Litestream replica a publish to `target` keeps (`<prefix>litestream/`), in the store the environment names;
- * `LITESTREAM_SNAPSHOT_INTERVAL` (default 24h: a replica fetches a whole snapshot once a day, the WAL since it
- * otherwise) and `LITESTREAM_RETENTION` (default 72h) as Go durations.
+ * `LITESTREAM_SNAPSHOT_INTERVAL` (default 1h) and `LITESTREAM_RETENTION` (default 72h) as Go durations. A replica
+ * fetches each new snapshot whole and the WAL after it, and restores from both at every refresh: the interval bounds
+ * a restore's work (an hour of passes' WAL) at the cost of one snapshot an hour.
  * @example const replica = readLitestreamReplica(process.env, readTarget('s3://bucket/index'));
  */
 export function readLitestreamReplica(env: NodeJS.ProcessEnv, target: PublishTarget): LitestreamReplica {
@@ -67,7 +68,7 @@ export function readLitestreamReplica(env: NodeJS.ProcessEnv, target: PublishTar
     endpoint: env.S3_ENDPOINT || undefined,
     region: env.S3_REGION || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
     forcePathStyle: ['1', 'true', 'yes'].includes((env.S3_FORCE_PATH_STYLE ?? '').toLowerCase()),
-    snapshotInterval: duration('LITESTREAM_SNAPSHOT_INTERVAL', '24h'),
+    snapshotInterval: duration('LITESTREAM_SNAPSHOT_INTERVAL', '1h'),
     retention: duration('LITESTREAM_RETENTION', '72h'),
   };
 }
