@@ -18,8 +18,8 @@ import { redirectToPrimary } from '../api/replica/writes.ts';
 /**
  * `REPLICA_OF=<published index.db.gz> PRIMARY_URL=<writer> npm start`: a read replica. It downloads the published
  * public copy (or, with `REPLICA_OF=s3://BUCKET/PREFIX`, follows the Litestream replica a publish there keeps,
- * fetching only the objects it lacks), serves every read and page from it (its own site rendered from the copy), looks for a newer copy
- * every REPLICA_INTERVAL and swaps it in without dropping a request, and answers every write, and every route of
+ * fetching only the objects it lacks), serves every read and page from it (its own site rendered from the copy),
+ * looks for a newer copy every REPLICA_INTERVAL and swaps it in without dropping a request, and answers every write, and every route of
  * data the copy leaves out, with 307 to the writer. It never crawls. The rate limit is this process's own, kept
  * across swaps. A copy is swapped in only when it opens, has this code's schema and a larger generation than the
  * one served; any other is refused with its reason logged, deleted, and not downloaded again.
@@ -141,13 +141,20 @@ function followLitestream(env: NodeJS.ProcessEnv, replica: ReplicaConfig, log: (
   const target = readTarget(replica.source);
   const client = createS3Client(env);
   const dir = join(replica.dir, MIRROR_FOLDER);
+  // Whether the mirror holds objects no restore has read yet: a failed restore is tried again at the next refresh.
+  let unread = true;
   return async (seen, path) => {
     const started = performance.now();
     const refresh = await refreshMirror(client, target.bucket, litestreamPath(target.prefix), dir, replica.maxBytes).catch((error) => {
       throw error instanceof RefusedCopyError ? new RefusedDownloadError(error.message, LITESTREAM_VERSION) : error;
     });
-    if (refresh.fetched === 0 && seen) return null;
-    await restoreCopy(dir, path);
+    unread ||= refresh.fetched > 0;
+    if (!unread && seen) return null;
+    await restoreCopy(dir, path).catch((error) => {
+      rmSync(`${path}.tmp`, { force: true });
+      throw error;
+    });
+    unread = false;
     if (statSync(path).size > replica.maxBytes) {
       removeCopy(path);
       throw new RefusedDownloadError(`over REPLICA_MAX_BYTES (${replica.maxBytes} bytes) restored`, LITESTREAM_VERSION);
