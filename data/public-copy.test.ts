@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DB } from './db.ts';
-import { PUBLIC_TABLES, readCopyGeneration, RefusedCopyError, writePublicCopy } from './public-copy.ts';
+import { createPublicCopy, isCurrentPublicCopy, PUBLIC_TABLES, readCopyGeneration, RefusedCopyError, updatePublicCopy, writePublicCopy } from './public-copy.ts';
 import { upsertServices } from './services.ts';
 import { makeService } from './testing.ts';
 
@@ -64,5 +64,62 @@ describe('writePublicCopy and readCopyGeneration', () => {
     make();
     expect(() => readCopyGeneration(join(dir, 'copy.db'))).toThrow(RefusedCopyError);
     expect(() => readCopyGeneration(join(dir, 'copy.db'))).toThrow(reason);
+  });
+});
+
+describe('updatePublicCopy', () => {
+  /** Every listed table's rows as the copy holds them, in key order, for comparing two copies. */
+  const readRows = (path: string) => {
+    const copy = new Database(path, { readonly: true });
+    try {
+      return Object.fromEntries(Object.entries(PUBLIC_TABLES).map(([table, columns]) => {
+        const list = columns.filter((column) => column !== 'rowid').join(', ');
+        return [table, copy.prepare(`SELECT ${list} FROM ${table} ORDER BY ${list}`).raw().all()];
+      }));
+    } finally {
+      copy.close();
+    }
+  };
+  const walBytes = (path: string) => (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
+
+  it('keeps a copy equal to one written afresh through changes and deletions, writing a small share of it for a small change', () => {
+    upsertServices(db, Array.from({ length: 200 }, (_, k) => makeService({ id: `bulk-${k}-example-com`, description: `Bulk service ${k} `.repeat(10) })), NOW);
+    const kept = join(dir, 'kept.db');
+    createPublicCopy(kept);
+    expect(isCurrentPublicCopy(kept)).toBe(true);
+    // A reader holds the file as Litestream does, so the copy's WAL is neither checkpointed nor removed.
+    const holder = new Database(kept, { readonly: true });
+    try {
+      updatePublicCopy(db.name, kept, 1);
+      const size = statSync(kept).size + walBytes(kept);
+      upsertServices(db, [makeService({ id: 'a-example-com', name: 'Renamed Alpha' }), makeService({ id: 'c-example-com' })], NOW);
+      db.prepare(`DELETE FROM services WHERE id = 'bulk-7-example-com'`).run();
+      const before = walBytes(kept);
+      updatePublicCopy(db.name, kept, 2);
+      expect(walBytes(kept) - before).toBeLessThan(size * 0.1);
+    } finally {
+      holder.close();
+    }
+    writePublicCopy(db, join(dir, 'fresh.db'), 2);
+    expect(readRows(kept)).toEqual(readRows(join(dir, 'fresh.db')));
+    expect(readCopyGeneration(kept)).toBe(2);
+    const copy = new Database(kept, { readonly: true });
+    expect(copy.prepare(`SELECT count(*) FROM services_fts WHERE services_fts MATCH 'Renamed'`).pluck().get()).toBe(1);
+    const matches = `SELECT rowid FROM services_fts WHERE services_fts MATCH 'Bulk' ORDER BY rowid`;
+    expect(copy.prepare(matches).pluck().all()).toEqual(db.prepare(matches).pluck().all());
+    copy.close();
+  });
+
+  it('is not current after the allow-list or the schema changed, so the publish creates it again', () => {
+    const kept = join(dir, 'kept.db');
+    createPublicCopy(kept);
+    const copy = new Database(kept);
+    copy.exec('ALTER TABLE services ADD COLUMN owner_contact TEXT');
+    copy.close();
+    expect(isCurrentPublicCopy(kept)).toBe(false);
+    createPublicCopy(kept);
+    new Database(kept).pragma('user_version = 3');
+    expect(isCurrentPublicCopy(kept)).toBe(false);
+    expect(isCurrentPublicCopy(join(dir, 'none.db'))).toBe(false);
   });
 });

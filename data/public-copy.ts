@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrate, type DB } from './db.ts';
 import { migrations } from './migrations/index.ts';
@@ -50,6 +50,12 @@ export const PUBLIC_TABLES: Readonly<Record<string, readonly string[]>> = {
 /** The copy's own table: which publish wrote it. Only copies have it. */
 export const COPY_META_TABLE = 'public_copy';
 
+/**
+ * Litestream adds two tables of its own to a file it replicates (`_litestream_seq`, `_litestream_lock`: a counter and
+ * an empty lock table), so a copy restored from its replica has them; they hold no data of the index.
+ */
+export const LITESTREAM_TABLE_PREFIX = '_litestream_';
+
 /** A copy a replica must not serve, with the reason in words. */
 export class RefusedCopyError extends Error {}
 
@@ -60,45 +66,141 @@ export class RefusedCopyError extends Error {}
  * @example writePublicCopy(db, '/tmp/index.db', Date.now());
  */
 export function writePublicCopy(db: DB, path: string, generation: number): void {
-  rmSync(path, { force: true });
-  const copy = new Database(path);
-  try {
-    migrate(copy);
-    cutToAllowList(copy);
-    copy.exec(`CREATE TABLE ${COPY_META_TABLE} (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL)`);
-    copy.prepare(`INSERT INTO ${COPY_META_TABLE} (id, generation) VALUES (1, ?)`).run(generation);
-  } finally {
-    copy.close();
-  }
-  // Rows are copied as they stand: a copy mirrors the writer's data, it does not check it again.
-  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
-  db.pragma('foreign_keys = OFF');
-  db.prepare('ATTACH DATABASE ? AS public_copy_target').run(path);
-  try {
-    db.transaction(() => {
-      for (const [table, columns] of Object.entries(PUBLIC_TABLES)) {
-        const list = columns.join(', ');
-        db.exec(`DELETE FROM public_copy_target.${table}; INSERT INTO public_copy_target.${table} (${list}) SELECT ${list} FROM main.${table}`);
-      }
-    })();
-  } finally {
-    db.exec('DETACH DATABASE public_copy_target');
-    db.pragma(`foreign_keys = ${foreignKeys}`);
-  }
+  createPublicCopy(path);
+  updatePublicCopy(db.name, path, generation);
   const written = new Database(path);
   try {
+    written.pragma('journal_mode = DELETE');
     written.exec('VACUUM');
   } finally {
     written.close();
   }
 }
 
-/** Drops every table and column the allow-list does not name (an allowed full-text table keeps its own tables). */
+/**
+ * An empty public copy at `path` (any file there, with its WAL, is replaced): the schema the migrations make, cut to
+ * the allow-list, in WAL mode (which Litestream needs), with its generation table.
+ * @example createPublicCopy('data/public/index.db');
+ */
+export function createPublicCopy(path: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+  const copy = new Database(path);
+  try {
+    migrate(copy);
+    cutToAllowList(copy);
+    copy.exec(`CREATE TABLE ${COPY_META_TABLE} (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL)`);
+    copy.pragma('journal_mode = WAL');
+  } finally {
+    copy.close();
+  }
+}
+
+/**
+ * Whether the file at `path` is a public copy of exactly this code's schema and allow-list, so it can be updated in
+ * place; a copy made before a migration or a change of the list is not, and is created again.
+ * @example if (!isCurrentPublicCopy(path)) createPublicCopy(path);
+ */
+export function isCurrentPublicCopy(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const copy = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    if (copy.pragma('user_version', { simple: true }) !== migrations.length) return false;
+    if (copy.prepare(`SELECT count(*) FROM sqlite_master WHERE type = 'trigger'`).pluck().get() !== 0) return false;
+    const expected: Record<string, readonly string[]> = { ...PUBLIC_TABLES, [COPY_META_TABLE]: ['id', 'generation'] };
+    const tables = listOwnTables(copy).filter(({ name }) => !name.startsWith(LITESTREAM_TABLE_PREFIX));
+    if (tables.length !== Object.keys(expected).length) return false;
+    return tables.every(({ name }) => {
+      const present = readColumns(copy, name);
+      // `rowid` is listed for the tables that name it as a column, and for full-text tables, which do not.
+      const allowed = expected[name]?.filter((column) => column !== 'rowid' || present.includes(column));
+      return allowed !== undefined && present.length === allowed.length && allowed.every((column) => present.includes(column));
+    });
+  } catch {
+    return false;
+  } finally {
+    copy.close();
+  }
+}
+
+/**
+ * Brings the public copy at `path` up to the database at `sourcePath` in one transaction, writing only what differs:
+ * per listed table, the rows whose listed columns changed or whose key is gone are deleted and the rows it lacks are
+ * inserted, then the stamp is set to `generation`. Only the pages holding changed rows are written, so Litestream,
+ * which ships the pages a transaction wrote, ships a small share of the file after a small change. The copy's own
+ * connection never checkpoints: Litestream, which holds the file while it is written, does (a checkpoint behind its
+ * back would start a new Litestream generation, a whole snapshot for every replica).
+ * @example updatePublicCopy('data/index.db', 'data/public/index.db', Date.now());
+ */
+export function updatePublicCopy(sourcePath: string, path: string, generation: number): void {
+  const copy = new Database(path, { fileMustExist: true });
+  try {
+    copy.pragma('wal_autocheckpoint = 0');
+    // Rows are copied as they stand: a copy mirrors the writer's data, it does not check it again.
+    copy.pragma('foreign_keys = OFF');
+    copy.prepare('ATTACH DATABASE ? AS source').run(sourcePath);
+    const plans = Object.entries(PUBLIC_TABLES).map(([table, columns]) => planTableUpdate(copy, table, columns));
+    copy.transaction(() => {
+      for (const plan of plans) copy.exec(plan);
+      copy.prepare(`INSERT INTO ${COPY_META_TABLE} (id, generation) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET generation = excluded.generation`).run(generation);
+    }).immediate();
+    copy.exec('DETACH DATABASE source');
+  } finally {
+    copy.close();
+  }
+}
+
+/**
+ * Writes the public copy at `path` compacted into one file at `output` (`VACUUM INTO`), in rollback mode, for a
+ * download of the whole copy, without Litestream's tables. Reads only: the copy is not checkpointed.
+ * @example exportPublicCopy('data/public/index.db', '/tmp/index.db');
+ */
+export function exportPublicCopy(path: string, output: string): void {
+  rmSync(output, { force: true });
+  const copy = new Database(path, { fileMustExist: true });
+  try {
+    copy.pragma('wal_autocheckpoint = 0');
+    copy.prepare('VACUUM INTO ?').run(output);
+  } finally {
+    copy.close();
+  }
+  const exported = new Database(output);
+  try {
+    exported.pragma('journal_mode = DELETE');
+    for (const name of exported.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`).pluck().all(`${LITESTREAM_TABLE_PREFIX}%`) as string[]) exported.exec(`DROP TABLE ${name}`);
+  } finally {
+    exported.close();
+  }
+}
+
+/**
+ * The statements that make `table` in the copy hold the source's listed columns: rows are told apart by their key
+ * (the primary key of a table without rowid, else the rowid, which the source keeps for a row's life), and a row
+ * counts as changed when any listed column differs (`EXCEPT` compares NULLs as equal).
+ */
+function planTableUpdate(copy: DB, table: string, columns: readonly string[]): string {
+  const keys = readKey(copy, table);
+  const values = columns.filter((column) => column !== 'rowid' && !keys.includes(column));
+  const keyNames = keys.map((_, index) => `k${index}`);
+  const select = [...keys.map((key, index) => `${key} AS ${keyNames[index]}`), ...values].join(', ');
+  const target = keys.length === 1 ? keys[0]! : `(${keys.join(', ')})`;
+  return `DELETE FROM main.${table} WHERE ${target} IN (SELECT ${keyNames.join(', ')} FROM (SELECT ${select} FROM main.${table} EXCEPT SELECT ${select} FROM source.${table}));
+    INSERT INTO main.${table} (${[...keys, ...values].join(', ')}) SELECT ${select} FROM source.${table} EXCEPT SELECT ${select} FROM main.${table};`;
+}
+
+/** The columns that tell a table's rows apart: its primary key when it has no rowid, else the rowid. */
+function readKey(copy: DB, table: string): string[] {
+  const withoutRowid = (copy.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).pluck().get(table) as string).trim().endsWith('WITHOUT ROWID');
+  if (!withoutRowid) return ['rowid'];
+  const info = copy.prepare('SELECT name, pk FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk').all(table) as Array<{ name: string }>;
+  return info.map(({ name }) => name);
+}
+
+/** Drops every table, column and trigger the allow-list does not name (an allowed full-text table keeps its own
+ * tables). Triggers go because every listed table is copied as the writer has it, tallies and search index
+ * included: a trigger would write those rows a second time. */
 function cutToAllowList(copy: DB): void {
-  const tables = copy.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`).all() as Array<{ name: string; sql: string }>;
-  const virtual = tables.filter((t) => t.sql.startsWith('CREATE VIRTUAL TABLE')).map((t) => t.name);
-  for (const { name } of tables) {
-    if (virtual.some((owner) => name.startsWith(`${owner}_`))) continue;
+  for (const name of copy.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger'`).pluck().all() as string[]) copy.exec(`DROP TRIGGER ${name}`);
+  for (const { name } of listOwnTables(copy)) {
     const allowed = PUBLIC_TABLES[name];
     if (!allowed) {
       copy.exec(`DROP TABLE ${name}`);
@@ -106,6 +208,13 @@ function cutToAllowList(copy: DB): void {
     }
     for (const column of readColumns(copy, name)) if (!allowed.includes(column)) copy.exec(`ALTER TABLE ${name} DROP COLUMN ${column}`);
   }
+}
+
+/** The tables of a database but SQLite's own and those a full-text table keeps for itself. */
+function listOwnTables(db: DB): Array<{ name: string }> {
+  const tables = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`).all() as Array<{ name: string; sql: string }>;
+  const virtual = tables.filter((t) => t.sql.startsWith('CREATE VIRTUAL TABLE')).map((t) => t.name);
+  return tables.filter(({ name }) => !virtual.some((owner) => name.startsWith(`${owner}_`)));
 }
 
 const readColumns = (db: DB, table: string) => (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);

@@ -1,7 +1,8 @@
 /**
  * `npm run publish -- --to s3://BUCKET/PREFIX`: uploads the current release (DIST_DIR) and the public copy of
  * the database for read replicas (`snapshots/index.db.gz`, data/public-copy.ts) to an S3-compatible store for a CDN
- * to serve (site/publish/). Only what changed is uploaded (the copy, stamped by each publish, always is); a
+ * to serve (site/publish/), and ships what changed in the public copy to its Litestream replica (`litestream/`
+ * under the same prefix, data/litestream.ts), which replicas with `REPLICA_OF=s3://...` follow. Only what changed is uploaded (the copy, stamped by each publish, always is); a
  * progress display on a terminal, a summary at the end. The store is configured by the standard AWS variables plus
  * S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE (site/publish/target.ts); the target may come from PUBLISH_TO instead
  * of --to. Exits 0 when published, 1 when the store failed, 2 on bad arguments or no
@@ -15,10 +16,9 @@ import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import { Presets, SingleBar } from 'cli-progress';
 import { readConfig } from '../api/config.ts';
-import { openDatabase } from '../data/db.ts';
-import { writePublicCopy } from '../data/public-copy.ts';
 import { DEFAULT_CONCURRENCY, publishSite, type PublishOptions } from '../site/publish/publish.ts';
 import { createStore, PublishError } from '../site/publish/store.ts';
+import { publishPublicCopy } from '../site/publish/public-copy.ts';
 import { createS3Client, readTarget } from '../site/publish/target.ts';
 
 const DATABASE_KEY = 'snapshots/index.db.gz';
@@ -70,19 +70,14 @@ async function main(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'psi-publish-'));
   try {
     const copy = join(work, 'index.db');
-    const db = openDatabase(config.databasePath);
-    try {
-      // The publish time in milliseconds: each publish stamps a larger generation, which replicas require (a publish
-      // from a machine whose clock runs behind the last one's is refused by replicas until it catches up).
-      writePublicCopy(db, copy, Date.now());
-    } finally {
-      db.close();
-    }
+    const store = createStore(createS3Client(process.env), args.target);
+    // The store's answer to these credentials first, in its own words, before Litestream talks to it.
+    await store.assertWritable();
+    await publishPublicCopy({ databasePath: config.databasePath, keptPath: process.env.PUBLIC_COPY_PATH, target: args.target, env: process.env, output: copy });
     // A plain gzip file (about a fifth of the size), so a download is what its name says; level 1 keeps a publish
     // fast.
     const compressed = `${copy}.gz`;
     await pipeline(createReadStream(copy), createGzip({ level: 1 }), createWriteStream(compressed));
-    const store = createStore(createS3Client(process.env), args.target);
     const summary = await publishSite({ store, root, extra: { [DATABASE_KEY]: compressed }, concurrency: args.concurrency, ...createProgress() });
     console.log(`published to s3://${args.target.bucket}/${args.target.prefix}: ${summary.uploaded} uploaded (${formatBytes(summary.bytes)}), `
       + `${summary.unchanged} unchanged, ${summary.deleted} deleted, in ${summary.seconds.toFixed(1)} s`);

@@ -11,6 +11,11 @@ describe('readReplicaConfig', () => {
     });
   });
 
+  it('reads a publish target (s3://BUCKET/PREFIX) as a Litestream replica to follow, and refuses a malformed one', () => {
+    expect(readReplicaConfig({ REPLICA_OF: 's3://my-bucket/index', PRIMARY_URL: 'https://a.example' })!.source).toBe('s3://my-bucket/index');
+    expect(() => readReplicaConfig({ REPLICA_OF: 's3://A_B/index', PRIMARY_URL: 'https://a.example' })).toThrow(/REPLICA_OF wants s3:\/\/BUCKET\/PREFIX/);
+  });
+
   it.each([['1048576', 1_048_576], ['512K', 524_288], ['300MiB', 314_572_800], ['2g', 2_147_483_648], ['4GB', 4_294_967_296]])('REPLICA_MAX_BYTES=%s is %i bytes', (value, bytes) => {
     expect(readReplicaConfig({ REPLICA_OF: 'https://cdn.example/i.db.gz', PRIMARY_URL: 'https://a.example', REPLICA_MAX_BYTES: value })!.maxBytes).toBe(bytes);
   });

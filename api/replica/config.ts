@@ -3,7 +3,10 @@ import { toDurationMs } from '../config.ts';
 
 /** A read replica's settings: what it copies, where writes go, how often it looks for a new copy. */
 export interface ReplicaConfig {
-  /** The published public copy (`https://cdn.example/snapshots/index.db.gz`, or a plain `.db`). */
+  /**
+   * The published public copy (`https://cdn.example/snapshots/index.db.gz`, or a plain `.db`), downloaded whole; or
+   * the publish target (`s3://bucket/index`), whose Litestream replica is followed, fetching only what changed.
+   */
   source: string;
   /** The writer's origin, where every write is redirected. */
   primaryUrl: string;
@@ -18,14 +21,15 @@ export interface ReplicaConfig {
 const DEFAULT_MAX_BYTES = 4 * 1024 ** 3;
 
 /**
- * The replica settings from `REPLICA_OF`, `PRIMARY_URL`, `REPLICA_INTERVAL` (default 60 s), `REPLICA_MAX_BYTES`
+ * The replica settings from `REPLICA_OF` (an http(s) URL of the published copy, or `s3://BUCKET/PREFIX` to follow
+ * the Litestream replica a publish there keeps, read with the store variables of a publish), `PRIMARY_URL`, `REPLICA_INTERVAL` (default 60 s), `REPLICA_MAX_BYTES`
  * (default 4 GiB), or null when the server is the writer (no `REPLICA_OF`). Copies go beside `DATABASE_PATH`, in
  * `replica/`.
  * @example readReplicaConfig({ REPLICA_OF: 'https://cdn.example/snapshots/index.db.gz', PRIMARY_URL: 'https://index.example' });
  */
 export function readReplicaConfig(env: NodeJS.ProcessEnv): ReplicaConfig | null {
   if (!env.REPLICA_OF) return null;
-  const source = toHttpUrl('REPLICA_OF', env.REPLICA_OF);
+  const source = env.REPLICA_OF.startsWith('s3://') ? toStoreUrl(env.REPLICA_OF) : toHttpUrl('REPLICA_OF', env.REPLICA_OF, ' or s3://BUCKET/PREFIX');
   if (!env.PRIMARY_URL) throw new Error('REPLICA_OF needs PRIMARY_URL: the writer that answers submissions, purchases, claims and webhooks');
   return {
     source,
@@ -48,13 +52,19 @@ function toByteCount(name: string, value: string | undefined, fallback: number):
   return Number(match[1]) * unit;
 }
 
-function toHttpUrl(name: string, value: string): string {
+function toHttpUrl(name: string, value: string, or = ''): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`${name} must be an absolute http(s) URL, got "${value}"`);
+    throw new Error(`${name} must be an absolute http(s) URL${or}, got "${value}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an absolute http(s) URL, got "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an absolute http(s) URL${or}, got "${value}"`);
   return url.href;
+}
+
+/** A publish target (`s3://BUCKET/PREFIX`), whose Litestream replica the replica follows. */
+function toStoreUrl(value: string): string {
+  if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(value)) throw new Error(`REPLICA_OF wants s3://BUCKET/PREFIX (where npm run publish writes), got "${value}"`);
+  return value;
 }

@@ -5,18 +5,25 @@
  * check, about 2 % of them changing state (live or not), written through the crawler's write path; the site is
  * rendered again incrementally (build-child.ts, its own process) and published (`npm run publish`, its own process).
  * The network side of a pass at scale is the crawl group's freshness figure; here the pass is its writes.
- * Targets: pass + render + publish within the 5-minute probe interval; objects uploaded per pass <= 25 % of the release.
+ * After each publish a replica refreshes from the Litestream replica the publish keeps (the bytes it fetched, as a
+ * share of the copy it restored, and the time until its new copy is ready to swap in).
+ * Targets: pass + render + publish within the 5-minute probe interval; objects uploaded per pass <= 25 % of the
+ * release; a replica's bytes fetched per refresh <= 10 % of the database.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { refreshMirror } from '../../api/replica/mirror.ts';
 import { openDatabase } from '../../data/db.ts';
+import { litestreamPath, restoreCopy } from '../../data/litestream.ts';
+import { readCopyGeneration } from '../../data/public-copy.ts';
 import { recordProbes } from '../../data/probes.ts';
 import type { ProbeInput } from '../../data/types.ts';
+import { createS3Client, readTarget } from '../../site/publish/target.ts';
 import { startLocalStore } from '../../site/publish/testing.ts';
 import { runBuildChild } from './build.ts';
 import { prepareDatabase } from './database.ts';
-import { publish } from './publish.ts';
+import { publish, TARGET } from './publish.ts';
 import { round, type BenchGroup, type Figure } from './report.ts';
 
 const SERVICES = Number(process.env.BENCH_CYCLE_SERVICES ?? 10_000);
@@ -45,6 +52,9 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
     const full = await runBuildChild('full', database, distDir, COMPILE_CACHE);
     const published = await publish(env);
     emit({ label: 'release', value: `${data.services} services, ${full.pages} pages in ${round(full.seconds)} s; published in ${round(published.seconds)} s  (${published.summary})` });
+    const replica = followReplica(store.env, join(dir, 'replica'));
+    const first = await replica.refresh();
+    emit({ label: 'replica: first copy', value: `${round(first.bytes / MB)} MB fetched (${first.objects} objects), a copy of ${round(first.size / MB)} MB restored; swap ready in ${round(first.seconds)} s` });
 
     for (let pass = 1; pass <= PASSES; pass++) {
       const at = new Date(FIRST_PASS_MS + pass * INTERVAL_S * 1000).toISOString();
@@ -62,11 +72,43 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
         target: { actual: share * 100, op: '<=', limit: 25, unit: ' %' },
       });
       emit({ label: `pass ${pass}: pass + render + publish`, value: `${round(total)} s`, target: { actual: total, op: '<=', limit: INTERVAL_S, unit: ' s' } });
+      const refresh = await replica.refresh();
+      const fetched = refresh.bytes / refresh.size;
+      emit({
+        label: `pass ${pass}: replica bytes fetched`,
+        value: `${round(refresh.bytes / MB)} MB of ${round(refresh.size / MB)} MB, ${round(fetched * 100)} %  (${refresh.objects} objects; swap ready in ${round(refresh.seconds)} s: fetch ${round(refresh.fetchSeconds)} s, restore ${round(refresh.seconds - refresh.fetchSeconds)} s)`,
+        target: { actual: fetched * 100, op: '<=', limit: 10, unit: ' %' },
+      });
     }
   } finally {
     await store.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A replica's side of a refresh, as server/replica.ts does it: the mirror of the Litestream replica fetches what it
+ * lacks, Litestream restores a copy, the copy's generation is read; the replica then swaps apps (instant).
+ */
+function followReplica(storeEnv: Record<string, string>, dir: string) {
+  const target = readTarget(TARGET);
+  const client = createS3Client(storeEnv);
+  const mirror = join(dir, 'mirror');
+  let sequence = 0;
+  return {
+    async refresh() {
+      const started = performance.now();
+      const fetched = await refreshMirror(client, target.bucket, litestreamPath(target.prefix), mirror, Number.MAX_SAFE_INTEGER);
+      const fetchSeconds = (performance.now() - started) / 1000;
+      const copy = join(dir, `index-${++sequence}.db`);
+      await restoreCopy(mirror, copy);
+      readCopyGeneration(copy);
+      const seconds = (performance.now() - started) / 1000;
+      const size = statSync(copy).size;
+      rmSync(copy);
+      return { bytes: fetched.bytes, objects: fetched.fetched, size, seconds, fetchSeconds };
+    },
+  };
 }
 
 /** A new check of every service at `at`, the result it had before except for one in CHANGE_EVERY (shifted per pass). */

@@ -23,7 +23,8 @@ import { round, type BenchGroup, type Figure } from './report.ts';
 
 const SERVICES = 10_000;
 const SITE_URL = 'https://index.example';
-const TARGET = 's3://bench/site';
+/** Where the bench publishes (the cycle group's replica follows its Litestream replica). */
+export const TARGET = 's3://bench/site';
 /** Turns of primary then replica, each LOAD.seconds / TURNS long, so drift on a shared machine hits both. */
 const TURNS = 4;
 

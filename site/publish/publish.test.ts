@@ -43,13 +43,16 @@ function readSchema(copy: Database.Database): Record<string, string[]> {
   return Object.fromEntries(tables.map((table) => [table, copy.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]]));
 }
 
-/** Every object under the prefix, by its path below it. */
+/** Where the publish's Litestream replica goes (its objects are checked by server/replica-litestream.test.ts). */
+const LITESTREAM_PREFIX = `${PREFIX}litestream/`;
+
+/** Every object under the prefix but the Litestream replica's, by its path below it. */
 async function readStore(client: S3Client): Promise<Map<string, Stored>> {
   const keys: string[] = [];
   let token: string | undefined;
   do {
     const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX, ContinuationToken: token, MaxKeys: 50 }));
-    keys.push(...(page.Contents ?? []).map((object) => object.Key!));
+    keys.push(...(page.Contents ?? []).map((object) => object.Key!).filter((key) => !key.startsWith(LITESTREAM_PREFIX)));
     token = page.NextContinuationToken;
   } while (token);
   const stored = new Map<string, Stored>();
@@ -98,6 +101,9 @@ function findBrokenLinks(stored: ReadonlyMap<string, Buffer>, release: ReadonlyM
   }
   return [...new Set(broken)];
 }
+
+/** A request of the publish's site upload (not of its Litestream replica). */
+const isSitePut = (line: string) => line.startsWith('PUT ') && !line.includes(`/${BUCKET}/${LITESTREAM_PREFIX}`);
 
 const bodies = (stored: Map<string, Stored>) => new Map([...stored].map(([path, object]) => [path, object.body]));
 
@@ -166,6 +172,9 @@ describe('npm run publish against a real S3-compatible store', () => {
     await target.writeManifest({ version: 1, files: { 'snapshots/index.db': { digest: 'old', size: 1 } } });
     const { code, stdout } = await publish().done;
     expect(code).toBe(0);
+    // The public copy's pages also went to its Litestream replica: a snapshot and the WAL after it.
+    const replica = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: LITESTREAM_PREFIX }));
+    expect((replica.Contents ?? []).map((object) => object.Key!.replace(/^.*\/(snapshots|wal)\/.*$/, '$1'))).toContain('snapshots');
     const files = readRelease(site.distDir).size;
     expect(stdout).toContain(`${files + 1} uploaded`);
     expect(stdout).toMatch(/0 unchanged, 1 deleted, in \d+\.\d s/);
@@ -212,7 +221,7 @@ describe('npm run publish against a real S3-compatible store', () => {
     const { code, stdout } = await publish().done;
     expect(code).toBe(0);
     expect(stdout).toMatch(new RegExp(`1 uploaded \\(\\d+\\.\\d KiB\\), ${readRelease(site.distDir).size} unchanged, 0 deleted`));
-    const puts = proxy.requests.filter((line) => line.startsWith('PUT ') && !line.includes('.publish/manifest.json'));
+    const puts = proxy.requests.filter((line) => isSitePut(line) && !line.includes('.publish/manifest.json'));
     expect(puts.map((line) => line.replace(/\?.*$/, ''))).toEqual([`PUT /${BUCKET}/${PREFIX}snapshots/index.db.gz`]);
   }, 60_000);
 
@@ -229,7 +238,7 @@ describe('npm run publish against a real S3-compatible store', () => {
     expect(uploaded).toBeGreaterThanOrEqual(3);
     expect(uploaded).toBeLessThanOrEqual(14);
     expect(uploaded / total).toBeLessThan(0.2);
-    const puts = proxy.requests.filter((line) => line.startsWith('PUT ')).map((line) => line.slice(4).replace(`/${BUCKET}/${PREFIX}`, '').replace(/\?.*$/, ''));
+    const puts = proxy.requests.filter((line) => isSitePut(line)).map((line) => line.slice(4).replace(`/${BUCKET}/${PREFIX}`, '').replace(/\?.*$/, ''));
     expect(puts).toContain('services/fresh-example-com/index.html');
     expect(puts).not.toContain('services/alpha-example-com/index.html');
     await expectStoreEqualsRelease();
@@ -247,7 +256,7 @@ describe('npm run publish against a real S3-compatible store', () => {
     expect(code).toBe(0);
     const after = bodies(await expectStoreEqualsRelease());
     const release = readRelease(site.distDir);
-    const uploads = proxy.requests.filter((line) => line.startsWith('PUT ') && !line.includes('.publish/'))
+    const uploads = proxy.requests.filter((line) => isSitePut(line) && !line.includes('.publish/'))
       .map((line) => line.slice(4).replace(`/${BUCKET}/${PREFIX}`, '').replace(/\?.*$/, ''));
     expect(uploads).toEqual(expect.arrayContaining(['services/four-example-org/index.html', 'services/four-example-org/feed.xml', 'index.html', 'sitemap.xml']));
     // What the store holds when the publish stops after each upload in turn.

@@ -1,4 +1,5 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { litestreamPath, type LitestreamReplica } from '../../data/litestream.ts';
 
 /**
  * Where a publish goes (`s3://BUCKET/PREFIX`) and the S3 client for it, configured by the standard AWS
@@ -46,4 +47,28 @@ export function createS3Client(env: NodeJS.ProcessEnv, overrides: S3ClientConfig
       : {}),
     ...overrides,
   });
+}
+
+/**
+ * The Litestream replica a publish to `target` keeps (`<prefix>litestream/`), in the store the environment names;
+ * `LITESTREAM_SNAPSHOT_INTERVAL` (default 1h) and `LITESTREAM_RETENTION` (default 72h) as Go durations. A replica
+ * fetches each new snapshot whole and the WAL after it, and restores from both at every refresh: the interval bounds
+ * a restore's work (an hour of passes' WAL) at the cost of one snapshot an hour.
+ * @example const replica = readLitestreamReplica(process.env, readTarget('s3://bucket/index'));
+ */
+export function readLitestreamReplica(env: NodeJS.ProcessEnv, target: PublishTarget): LitestreamReplica {
+  const duration = (name: string, fallback: string) => {
+    const value = env[name]?.trim() || fallback;
+    if (!/^(\d+(h|m|s))+$/.test(value)) throw new Error(`${name} wants a duration like 24h or 90m, got "${value}"`);
+    return value;
+  };
+  return {
+    bucket: target.bucket,
+    path: litestreamPath(target.prefix),
+    endpoint: env.S3_ENDPOINT || undefined,
+    region: env.S3_REGION || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    forcePathStyle: ['1', 'true', 'yes'].includes((env.S3_FORCE_PATH_STYLE ?? '').toLowerCase()),
+    snapshotInterval: duration('LITESTREAM_SNAPSHOT_INTERVAL', '1h'),
+    retention: duration('LITESTREAM_RETENTION', '72h'),
+  };
 }

@@ -1,0 +1,179 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * Litestream (v0.3, the binary `@flydotio/litestream` ships through npm) replicates the public copy's WAL to an
+ * S3-compatible store and rebuilds a copy from it. It runs only while the copy is written: it must hold the file
+ * before the first write (a write it did not see starts a new generation, a whole snapshot for every replica), and on
+ * SIGTERM it ships what is left and exits.
+ */
+
+/** The folder under a publish target's prefix that holds its Litestream replica. */
+export const LITESTREAM_FOLDER = 'litestream';
+
+/**
+ * The key prefix of the Litestream replica of a publish target's prefix (empty or ending in `/`).
+ * @example litestreamPath('index/') // 'index/litestream'
+ */
+export const litestreamPath = (prefix: string) => `${prefix}${LITESTREAM_FOLDER}`;
+
+/** Where a Litestream replica lives in an S3-compatible store, and how often it takes a whole snapshot. */
+export interface LitestreamReplica {
+  bucket: string;
+  /** The key prefix of the replica, without a trailing slash (`index/litestream`). */
+  path: string;
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+  /** A new snapshot when the last is older than this (Go duration, `24h`). */
+  snapshotInterval: string;
+  /** Snapshots older than this (and the WAL before the oldest kept) are deleted (Go duration, `72h`). */
+  retention: string;
+}
+
+/** The Litestream binary for this platform, from its npm package. */
+export function litestreamBinary(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve(`@flydotio/litestream-${process.platform}-${process.arch}/package.json`)), 'litestream');
+}
+
+/**
+ * How long Litestream's log stays silent, every upload ended, before it is stopped: longer than its sync intervals
+ * (1 s), so an upload about to begin has begun.
+ */
+const QUIET_MS = 1_500;
+
+/** How long Litestream may take to open the file and ship what was written before it is abandoned. */
+const LITESTREAM_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Runs `write` while Litestream replicates the SQLite file at `path` to `replica`, then stops it once it has shipped
+ * every page written. Credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in `env`. Throws when
+ * Litestream logs an error or exits otherwise than asked; answers what `write` answered.
+ * @example await replicateWhile('data/public/index.db', replica, process.env, () => updatePublicCopy(...));
+ */
+export async function replicateWhile<T>(path: string, replica: LitestreamReplica, env: NodeJS.ProcessEnv, write: () => T | Promise<T>): Promise<T> {
+  const work = mkdtempSync(join(tmpdir(), 'psi-litestream-'));
+  const config = join(work, 'litestream.yml');
+  writeFileSync(config, toConfig(path, replica));
+  const child = spawn(litestreamBinary(), ['replicate', '-config', config], {
+    env: { PATH: env.PATH, HOME: env.HOME, AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: env.AWS_SESSION_TOKEN },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const log = watchLog(child);
+  const timer = setTimeout(() => child.kill('SIGKILL'), LITESTREAM_TIMEOUT_MS);
+  try {
+    // The first finished sync means Litestream holds the file (its read transaction) and knows its WAL position.
+    await log.next('msg="sync: ok"', 0);
+    const result = await write();
+    // Stopped once the pages written are in the store and nothing is being uploaded: a stop cancels the upload under
+    // way, and a store that keeps a cut-off upload (s3rver does) would then hold a broken object. A sync of the
+    // file that began after the write copied its WAL frames; the uploads that follow carry them.
+    await log.nextAfter('msg="sync: ok"', Date.now());
+    await log.quiet(['write wal segment', 'wal segment written'], ['write snapshot', 'snapshot written'], QUIET_MS);
+    child.kill('SIGTERM');
+    const code = await log.exited;
+    const errors = log.lines.filter((line) => line.includes('level=ERROR'));
+    if (code !== 0 || errors.length > 0) throw new Error(`litestream did not ship every change (exit ${code}): ${errors.join('; ')}`);
+    return result;
+  } finally {
+    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await log.exited;
+    }
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Litestream's log as it comes, with a wait for the next line holding some text. */
+function watchLog(child: ChildProcess) {
+  const lines: string[] = [];
+  let woken = () => undefined as void;
+  let code: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (status) => {
+    code = status;
+    woken();
+    resolve(status);
+  }));
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    lines.push(line);
+    woken();
+  });
+  const wait = () => new Promise<void>((resolve) => (woken = resolve));
+  const fail = () => new Error(`litestream exited ${code}: ${lines.filter((line) => line.includes('level=ERROR')).join('; ') || lines.slice(-3).join('; ')}`);
+  return {
+    lines,
+    exited,
+    /** The index of the first line from `from` on that holds `text`. */
+    async next(text: string, from: number): Promise<number> {
+      for (;;) {
+        const found = lines.findIndex((line, index) => index >= from && line.includes(text));
+        if (found >= 0) return found;
+        if (code !== undefined) throw fail();
+        await wait();
+      }
+    },
+    /** The first line holding `text` that Litestream stamped after `time` (ms since the epoch). */
+    async nextAfter(text: string, time: number): Promise<void> {
+      for (let from = 0; ; from += 1) {
+        from = await this.next(text, from);
+        const stamp = Date.parse(/^time=(\S+)/.exec(lines[from]!)?.[1] ?? '');
+        if (stamp > time) return;
+      }
+    },
+    /** Resolves once every upload begun (`msg="<start>"`) has ended (`msg="<end>"`) and none began or ended for `ms`. */
+    async quiet(...args: [...Array<[string, string]>, number]): Promise<void> {
+      const ms = args.pop() as number;
+      const pairs = args as Array<[string, string]>;
+      const count = (text: string) => lines.filter((line) => line.includes(`msg="${text}"`)).length;
+      for (;;) {
+        if (code !== undefined) throw fail();
+        const uploads = () => pairs.flat().reduce((sum, text) => sum + count(text), 0);
+        const seen = uploads();
+        const settled = pairs.every(([start, end]) => count(start) === count(end));
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        if (settled && uploads() === seen) return;
+      }
+    },
+  };
+}
+
+/**
+ * Deletes what Litestream keeps beside the SQLite file at `path` (its shadow WAL), before the file is created again.
+ * @example forgetReplication('data/public/index.db');
+ */
+export function forgetReplication(path: string): void {
+  rmSync(join(dirname(path), `.${basename(path)}-litestream`), { recursive: true, force: true });
+}
+
+/**
+ * Rebuilds the copy at `output` (which must not exist) from the Litestream replica in the folder `replicaDir` (its
+ * `generations/` as in the store): the latest snapshot of the latest generation, and every WAL segment after it.
+ * @example await restoreCopy('data/replica/litestream', 'data/replica/index-3.db');
+ */
+export async function restoreCopy(replicaDir: string, output: string): Promise<void> {
+  const child = spawn(litestreamBinary(), ['restore', '-o', output, `file://${replicaDir}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const lines: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`litestream restore exited ${code}: ${lines.slice(-3).join('; ')}`);
+}
+
+/** Litestream's configuration for one database and one S3 replica; debug logs say when it holds the file. */
+function toConfig(path: string, replica: LitestreamReplica): string {
+  const lines = [
+    'logging:', '  level: debug', '  stderr: true', 'dbs:', `  - path: ${JSON.stringify(path)}`, '    replicas:', '      - type: s3',
+    `        bucket: ${JSON.stringify(replica.bucket)}`, `        path: ${JSON.stringify(replica.path)}`, `        region: ${JSON.stringify(replica.region)}`,
+    `        force-path-style: ${replica.forcePathStyle}`, `        snapshot-interval: ${replica.snapshotInterval}`, `        retention: ${replica.retention}`,
+  ];
+  if (replica.endpoint) lines.push(`        endpoint: ${JSON.stringify(replica.endpoint)}`);
+  return `${lines.join('\n')}\n`;
+}

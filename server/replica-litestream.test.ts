@@ -1,0 +1,191 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
+import type { Server } from 'srvx';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, serveApp } from '../api/app.ts';
+import { testConfig } from '../api/testing.ts';
+import { writeDatabaseCopy } from '../data/backup.ts';
+import { openDatabase, type DB } from '../data/db.ts';
+import { restoreCopy } from '../data/litestream.ts';
+import { COPY_META_TABLE, LITESTREAM_TABLE_PREFIX, PUBLIC_TABLES } from '../data/public-copy.ts';
+import { upsertServices } from '../data/services.ts';
+import { makeService } from '../data/testing.ts';
+import { PROJECT_ROOT } from '../project.ts';
+import { publishPublicCopy } from '../site/publish/public-copy.ts';
+import { readTarget } from '../site/publish/target.ts';
+import { startLocalStore, type LocalStore } from '../site/publish/testing.ts';
+import { FIXTURE_NOW, openFixtureDatabase, plantPrivateData, type PlantedData } from '../site/testing.ts';
+
+/*
+ * A replica following the Litestream replica a publish keeps (REPLICA_OF=s3://...): the real litestream binary
+ * against s3rver on loopback, the real server as the replica, the primary's database holding one of every private
+ * value.
+ */
+describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', () => {
+  let store: LocalStore;
+  let dir: string;
+  let db: DB;
+  let planted: PlantedData;
+  let primary: Server;
+  let primaryUrl: string;
+  let replica: ChildProcess;
+  let replicaUrl: string;
+  const logs: string[] = [];
+  const TARGET = 's3://site/index';
+
+  const publish = (generation?: number) => publishPublicCopy({
+    databasePath: join(dir, 'index.db'), target: readTarget(TARGET), env: { ...process.env, ...store.env }, output: join(dir, 'whole.db'), generation,
+  });
+  const waitFor = async (what: string, done: () => boolean | Promise<boolean>) => {
+    const deadline = Date.now() + 30_000;
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error(`the replica never ${what}; it logged:\n${logs.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const json = async (base: string, path: string) => {
+    const answer = await fetch(`${base}${path}`);
+    expect(answer.status, path).toBe(200);
+    return { ...((await answer.json()) as Record<string, unknown>), generated_at: undefined };
+  };
+  /** The bytes each refresh fetched, as the replica logged them. */
+  const fetchedBytes = () => logs.flatMap((line) => /fetched \d+ Litestream objects \((\d+) bytes\)/.exec(line)?.[1] ?? []).map(Number);
+
+  beforeAll(async () => {
+    store = await startLocalStore(['site']);
+    dir = mkdtempSync(join(tmpdir(), 'psi-litestream-'));
+    writeDatabaseCopy(openFixtureDatabase(), join(dir, 'index.db'));
+    db = openDatabase(join(dir, 'index.db'));
+    planted = plantPrivateData(db);
+    // Enough services that one changed is a small share of the copy, as it is at scale.
+    upsertServices(db, Array.from({ length: 300 }, (_, k) => makeService({ id: `bulk-${k}-example-com`, name: `Bulk Service ${k}`, description: `Bulk service number ${k} `.repeat(8) })), FIXTURE_NOW.toISOString());
+    await publish();
+    primary = serveApp(createApp({ db, config: testConfig(), now: () => new Date() }), { hostname: '127.0.0.1', port: 0 });
+    await primary.ready();
+    primaryUrl = new URL(primary.url!).origin;
+    replica = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'server', 'main.ts')], {
+      env: {
+        ...process.env, ...store.env, REPLICA_OF: TARGET, PRIMARY_URL: primaryUrl, REPLICA_INTERVAL: '200ms', TRUST_PROXY: '1', PORT: '0',
+        DATABASE_PATH: join(dir, 'replica', 'index.db'), DIST_DIR: join(dir, 'replica-dist'),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    replicaUrl = await new Promise<string>((resolve, reject) => {
+      replica.once('exit', (code) => reject(new Error(`the replica exited ${code}`)));
+      createInterface({ input: replica.stdout! }).on('line', (line) => {
+        logs.push(line);
+        const match = /listening on (http:\/\/\S+)/.exec(line);
+        if (match) resolve(new URL(match[1]!).origin);
+      });
+    });
+  }, 120_000);
+  afterAll(async () => {
+    if (replica && replica.exitCode === null) {
+      const exited = new Promise((resolve) => replica.once('exit', resolve));
+      replica.kill('SIGTERM');
+      await exited;
+    }
+    await primary?.close(true);
+    db?.close();
+    await store?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('restores the copy from the store and answers reads as the primary does', async () => {
+    for (const path of ['/api/v1/services?limit=50', '/api/v1/services/alpha-example-com', '/api/v1/stats', '/api/v1/services?q=weather', '/api/v1/endpoints?q=forecast']) {
+      expect(await json(replicaUrl, path), path).toEqual(await json(primaryUrl, path));
+    }
+    expect((await fetch(`${replicaUrl}/services/alpha-example-com`)).status).toBe(200);
+    expect(fetchedBytes()).toHaveLength(1);
+  });
+
+  it('after one service changes, fetches a small share of the copy and serves every read during the swap', async () => {
+    const paths = ['/api/v1/services/alpha-example-com', '/api/v1/services?limit=20', '/api/v1/stats', '/services/alpha-example-com', '/'];
+    const failures: string[] = [];
+    let answered = 0;
+    let running = true;
+    const worker = async (lane: number) => {
+      for (let k = lane; running; k++) {
+        const path = paths[k % paths.length]!;
+        try {
+          const answer = await fetch(`${replicaUrl}${path}`, { headers: { 'x-forwarded-for': `10.1.${lane}.${k % 250}` } });
+          await answer.arrayBuffer();
+          if (answer.status === 200) answered += 1;
+          else failures.push(`${path}: ${answer.status}`);
+        } catch (error) {
+          failures.push(`${path}: ${(error as Error).message}`);
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 6 }, (_, lane) => worker(lane)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    upsertServices(db, [makeService({ id: 'swapped-example-com', name: 'Swapped In' })], FIXTURE_NOW.toISOString());
+    const kept = await publish();
+    await waitFor('swapped in the new copy', async () => (await fetch(`${replicaUrl}/api/v1/services/swapped-example-com`)).status === 200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    running = false;
+    await load;
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(30);
+    expect(await json(replicaUrl, '/api/v1/stats')).toEqual(await json(primaryUrl, '/api/v1/stats'));
+    const refreshes = fetchedBytes();
+    expect(refreshes).toHaveLength(2);
+    const size = readFileSync(kept).length;
+    expect(refreshes[1]!).toBeGreaterThan(0);
+    expect(refreshes[1]! / size).toBeLessThan(0.1);
+    expect(readdirSync(join(dir, 'replica', 'replica')).filter((name) => name.endsWith('.db'))).toHaveLength(1);
+  }, 60_000);
+
+  it('never swaps in an older copy: a publish stamped before the one served is refused, the next newer one is taken', async () => {
+    upsertServices(db, [makeService({ id: 'older-example-com', name: 'Stamped Older' })], FIXTURE_NOW.toISOString());
+    await publish(1);
+    await waitFor('refused the older copy', () => logs.some((line) => /refused a new copy: generation 1 is not newer/.test(line)));
+    expect((await fetch(`${replicaUrl}/api/v1/services/older-example-com`)).status).toBe(404);
+    expect((await fetch(`${replicaUrl}/api/v1/services/swapped-example-com`)).status).toBe(200);
+    await publish();
+    await waitFor('swapped in the newer copy', async () => (await fetch(`${replicaUrl}/api/v1/services/older-example-com`)).status === 200);
+  }, 60_000);
+
+  it('the Litestream replica and the copies restored from it hold public data only', async () => {
+    const restored = join(dir, 'restored.db');
+    await restoreCopy(await mirrorOf(store, dir), restored);
+    const copies = [restored, ...readdirSync(join(dir, 'replica', 'replica')).filter((name) => name.endsWith('.db')).map((name) => join(dir, 'replica', 'replica', name))];
+    const allowed: Record<string, readonly string[]> = { ...PUBLIC_TABLES, [COPY_META_TABLE]: ['id', 'generation'] };
+    for (const path of copies) {
+      const copy = new Database(path, { readonly: true });
+      const tables = copy.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '%\\_fts\\_%' ESCAPE '\\'`).pluck().all() as string[];
+      for (const table of tables.filter((name) => !name.startsWith(LITESTREAM_TABLE_PREFIX))) {
+        expect(allowed[table], `${path}: table ${table} is not on the allow-list`).toBeDefined();
+        const columns = copy.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
+        expect(columns.filter((column) => !allowed[table]!.includes(column)), `${path}: columns of ${table} not on the allow-list`).toEqual([]);
+      }
+      expect(copy.prepare('SELECT count(*) FROM services').pluck().get()).toBe(db.prepare('SELECT count(*) FROM services').pluck().get());
+      copy.close();
+      // Every byte, free pages included.
+      const bytes = readFileSync(path);
+      expect(planted.values.filter((value) => bytes.includes(value)), path).toEqual([]);
+    }
+    expect(db.prepare('SELECT count(*) FROM webhooks').pluck().get()).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('refuses a Litestream replica over REPLICA_MAX_BYTES before fetching any of it', async () => {
+    const { refreshMirror } = await import('../api/replica/mirror.ts');
+    const { createS3Client } = await import('../site/publish/target.ts');
+    const capped = join(dir, 'capped');
+    await expect(refreshMirror(createS3Client(store.env), 'site', 'index/litestream', capped, 1024)).rejects.toThrow(/over REPLICA_MAX_BYTES \(1024 bytes\)/);
+    expect(() => readdirSync(capped)).toThrow(/ENOENT/);
+  });
+});
+
+/** A folder holding every object of the store's Litestream replica, as s3rver keeps them, for a restore of its own. */
+async function mirrorOf(store: LocalStore, dir: string): Promise<string> {
+  const { refreshMirror } = await import('../api/replica/mirror.ts');
+  const { createS3Client } = await import('../site/publish/target.ts');
+  const mirror = join(dir, 'test-mirror');
+  await refreshMirror(createS3Client(store.env), 'site', 'index/litestream', mirror, 1024 ** 3);
+  return mirror;
+}
