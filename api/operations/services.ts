@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toIgnored, toServiceQuery, ServiceListQuery } from '../../domain/list-query.ts';
 import { BatchResult, ServiceDetail, ServiceList, Stats } from '../../domain/schemas.ts';
 import { getDelisting } from '../../data/owners.ts';
+import { readServiceDetail } from '../../data/service-detail.ts';
 import { listServices } from '../../data/service-list.ts';
 import { getServicesByIds, getStats } from '../../data/service-read.ts';
 import { apiError } from '../errors.ts';
@@ -47,8 +48,8 @@ export const listServicesOperation = defineOperation({
 });
 
 /**
- * One service. Most lookups are answered before routing (api/fast-detail.ts); this answers the rest (ids to decode,
- * unknown services) and the MCP tool, from the same cache of stored answers.
+ * One service: its stored answer, as read (data/service-detail.ts). On a socket, most lookups are answered before
+ * routing (api/detail-lane.ts); this answers the rest (ids to decode, unknown services) and the MCP tool.
  */
 export const getServiceOperation = defineOperation({
   id: 'getService',
@@ -61,9 +62,9 @@ export const getServiceOperation = defineOperation({
   errors: { '404': 'not_found: no such service, or it was delisted (the message says so).' },
   tool: { name: 'get_service', title: 'Get one service', readOnly: true },
   examples: ({ exampleId }) => [{ path: { id: exampleId } }],
-  handle: ({ path }, { details, deps }) => {
+  handle: ({ path }, { deps }) => {
     const id = path.id.toLowerCase();
-    const detail = details.read(id);
+    const detail = readServiceDetail(deps.db, id);
     const delisting = detail === null ? getDelisting(deps.db, id) : null;
     if (delisting) {
       const who = delisting.by === 'owner' ? 'its owner' : 'an operator';
