@@ -1,13 +1,12 @@
 import { getQuery, getRouterParams, H3, toRequest, type H3Event } from 'h3';
 import { serve, type Server, type ServerOptions, type ServerRequest } from 'srvx';
-import { createDetailCache } from '../data/detail-cache.ts';
 import type { DnsResolver } from '../net/dns.ts';
 import type { DB } from '../data/db.ts';
 import { badgeRoute } from './badge.ts';
 import { readJsonObject } from './body.ts';
 import type { Config } from './config.ts';
 import { apiError } from './errors.ts';
-import { withDetailLane, type NodeHandler } from './fast-detail.ts';
+import { withDetailLane, type NodeHandler } from './detail-lane.ts';
 import { createHttpLayer, isApiPath, toRequestClient, type HttpLayer } from './http.ts';
 import { mcpRoutes } from './mcp/http.ts';
 import { createOpenApiDocument } from './openapi.ts';
@@ -98,20 +97,19 @@ function toRoute(operation: Operation, runtime: Runtime): Route {
 /**
  * The whole HTTP app: every route, behind the one layer that rate-limits, adds CORS and cache headers and
  * renders errors; unknown paths answer 404 and known paths with a wrong method 405, both listing the paths.
- * Service lookups held in memory are answered before routing (api/fast-detail.ts).
+ * On a socket, service lookups are answered before routing when they can be (api/detail-lane.ts).
  * @example const app = createApp({ db, config, now: () => new Date() }); await app.request('/api/v1/stats');
  */
 export function createApp(deps: AppDeps): App {
   // A malformed percent-escape reaches the HTTP layer, which answers it in the Error shape with its usual headers.
   const h3 = new H3({ allowMalformedURL: true });
-  const details = createDetailCache(deps.db);
   const layer = createHttpLayer({
     limiter: deps.limiter ?? createRateLimiter(deps.config.rateLimit),
     rateLimit: deps.config.rateLimit,
     trustProxy: deps.config.trustProxy,
     nowMs: () => deps.now().getTime(),
   });
-  const routes = toRoutes({ deps, details }, layer);
+  const routes = toRoutes({ deps }, layer);
   h3.use(layer.middleware);
   for (const route of routes) {
     h3.on(route.method, route.path, route.handler);
@@ -128,14 +126,14 @@ export function createApp(deps: AppDeps): App {
   return {
     fetch,
     request: async (input, init) => fetch(toRequest(input, init)),
-    toNodeHandler: (routed) => withDetailLane(routed, layer, details),
+    toNodeHandler: (routed) => withDetailLane(routed, layer, deps.db),
     answerUnreadable: layer.answerUnreadable,
   };
 }
 
 /**
  * The app on a socket, as `npm start` runs it: srvx's Node server (which h3's own `serve` wraps), its request
- * handler behind the detail lane (api/fast-detail.ts), and requests Node cannot read answered in the Error shape.
+ * handler behind the detail lane (api/detail-lane.ts), and requests Node cannot read answered in the Error shape.
  * @example const server = serveApp(app, { hostname: '127.0.0.1', port: 0 }); await server.ready();
  */
 export function serveApp(app: App, options: Omit<ServerOptions, 'fetch'>): Server {

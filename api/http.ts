@@ -28,20 +28,20 @@ const PREFLIGHT_HEADERS = {
 /** The request headers a preflight allows when it names none: every header the API reads. */
 const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-None-Match, PAYMENT-SIGNATURE';
 
-/** A stored answer: JSON as UTF-8 bytes with its digest (data/digest.ts), as data/detail-cache.ts holds them. */
+/** A stored answer: JSON (text, or UTF-8 bytes) with its digest (data/digest.ts), as data/service-detail.ts stores them. */
 export interface StoredAnswer {
-  readonly body: Uint8Array;
+  readonly body: string | Uint8Array;
   readonly digest: string;
 }
 
 /**
- * A stored answer a handler returns: the layer sends its bytes as they are instead of serializing a value, and
- * makes its ETag from the digest instead of hashing.
- * @example const { body, digest } = details.read(id)!; return new JsonBytes(body, digest);
+ * A stored answer a handler returns: the layer sends it as it is instead of serializing a value, and makes its ETag
+ * from the digest instead of hashing.
+ * @example const { body, digest } = readServiceDetail(db, id)!; return new JsonBytes(body, digest);
  */
 export class JsonBytes implements StoredAnswer {
   constructor(
-    readonly body: Uint8Array,
+    readonly body: string | Uint8Array,
     readonly digest: string,
   ) {}
 }
@@ -64,7 +64,7 @@ export class JsonReply {
   }
 }
 
-/** What a read answers before it is a Response: what the fetch handler and the detail lane (api/fast-detail.ts) both send. */
+/** What a read answers before it is a Response: what the fetch handler and the detail lane (api/detail-lane.ts) both send. */
 export interface Reply {
   status: number;
   headers: Record<string, string>;
@@ -73,8 +73,6 @@ export interface Reply {
 
 /** A GET or HEAD lookup as the detail lane sees it, before srvx wraps it. */
 export interface StoredLookup {
-  /** The Node request: a token spent for it in the lane is not spent again when the router is handed it. */
-  request: object;
   method: string;
   ifNoneMatch: string | undefined;
   forwardedFor: string | undefined;
@@ -85,12 +83,11 @@ export interface HttpLayer {
   /** The middleware every routed request passes. */
   middleware: Middleware;
   /**
-   * The reply to a lookup of a stored answer that skips srvx and the router (api/fast-detail.ts), with what the
-   * middleware would give it: the client's token spent first, the same headers, 304 and HEAD handling. Null, for the
-   * router to answer, when the client is over its limit (`read` is never called), `read` finds nothing or fails; the
-   * token this lookup spent is not spent again there.
+   * The reply to a lookup of a stored answer that skips srvx and the router (api/detail-lane.ts), with what the
+   * middleware would give it: the client's token spent, the same headers, 304 and HEAD handling. Null when the client
+   * is over its limit: nothing is spent then, so the router, handed the request, refuses it 429 as it would any other.
    */
-  replyStored(lookup: StoredLookup, read: () => StoredAnswer | null): Reply | null;
+  replyStored(lookup: StoredLookup, answer: StoredAnswer): Reply | null;
   /**
    * Spends `tokens` more of the request's client's bucket, for a request that carries several messages (an MCP
    * batch): the tokens left, or the layer's 429 (none spent) when the bucket cannot cover them.
@@ -122,11 +119,8 @@ const UNREADABLE_OTHERWISE = { status: 400, message: 'The request could not be r
 export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
   const { limit, windowSeconds } = options.rateLimit;
   const fixed: FixedHeaders = { ...CORS_HEADERS, 'ratelimit-limit': String(limit), 'ratelimit-policy': `${limit};w=${windowSeconds}` };
-  // One token a request: one the router is handed after the detail lane (replyStored) is not taken again.
-  const spent = new WeakMap<object, Taken>();
-  const take = (request: object, forwardedFor: string | null | undefined, socketAddress: string | undefined): Taken =>
-    spent.get(request)
-    ?? options.limiter.take(toClientAddress(options.trustProxy ? forwardedFor : undefined, socketAddress), options.nowMs());
+  const take = (forwardedFor: string | null | undefined, socketAddress: string | undefined): Taken =>
+    options.limiter.take(toClientAddress(options.trustProxy ? forwardedFor : undefined, socketAddress), options.nowMs());
   /** The tokens left after a take, or the 429 thrown when there were none. */
   const admit = (taken: Taken): number => {
     if (!taken.allowed) {
@@ -155,8 +149,7 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
       if (event.req.method === 'OPTIONS') return toPreflightResponse(event, fixed);
       // The API spends tokens; the site's pages and assets (static files any CDN serves) do not.
       if (isApiPath(event.url.pathname)) {
-        const request = event.req;
-        remaining = admit(take(request.runtime?.node?.req ?? request, request.headers.get('x-forwarded-for'), request.ip));
+        remaining = admit(take(event.req.headers.get('x-forwarded-for'), event.req.ip));
       }
       if (hasMalformedEscape(event.url.pathname)) {
         throw apiError(400, 'not_found', 'The path has a malformed percent-escape, so it names nothing here. See /openapi.json.');
@@ -171,21 +164,11 @@ export function createHttpLayer(options: HttpLayerOptions): HttpLayer {
   return {
     middleware,
     spend: (request, tokens) => admit(options.limiter.take(toRequestClient(request, options.trustProxy), options.nowMs(), tokens)),
-    replyStored(lookup, read) {
-      const taken = take(lookup.request, lookup.forwardedFor, lookup.socketAddress);
-      if (taken.allowed) {
-        try {
-          const answer = read();
-          if (answer) {
-            const headers = toJsonHeaders(fixed, taken.remaining, true);
-            return toReadReply(lookup.method, lookup.ifNoneMatch, answer.body, `W/"${answer.digest}"`, headers);
-          }
-        } catch {
-          // The router reads again, and answers the failure in the Error shape.
-        }
-      }
-      spent.set(lookup.request, taken);
-      return null;
+    replyStored(lookup, answer) {
+      const taken = take(lookup.forwardedFor, lookup.socketAddress);
+      if (!taken.allowed) return null;
+      const headers = toJsonHeaders(fixed, taken.remaining, true);
+      return toReadReply(lookup.method, lookup.ifNoneMatch, answer.body, `W/"${answer.digest}"`, headers);
     },
     answerUnreadable(error, socket) {
       // As Node's own handler: a client that hung up, or a socket that can no longer be written, is only closed.

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { DetailCache } from '../data/detail-cache.ts';
 import type { ErrorCode } from '../domain/schemas.ts';
 import type { AppDeps } from './app.ts';
 import type { OperationDeclaration, OperationInput } from './declaration.ts';
@@ -26,8 +25,6 @@ export interface Parsed<I extends OperationInput> {
 /** Where an operation runs: the app's dependencies and the origin it was reached at (for the URLs it answers). */
 export interface OperationContext {
   deps: AppDeps;
-  /** Service detail answers, from memory when held (data/detail-cache.ts). */
-  details: DetailCache;
   /** The origin its links are built on (api/origin.ts: configured, else the listening address; never the Host header). */
   origin: string;
   /** The app itself, for an operation that calls another route in process (the purchase approval). */

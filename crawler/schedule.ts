@@ -7,13 +7,6 @@ import { compiledPath, PROJECT_ROOT, RUNS_COMPILED } from '../project.ts';
 const CRAWL_SCRIPT = 'scripts/crawl.ts';
 
 /**
- * A crawl's SQLite page cache, in KiB: half better-sqlite3's default. A pass reads and writes one service at a time,
- * in id order, so a larger cache holds little it asks for again, and the operating system's cache serves the rest;
- * the crawl child's RSS target (200 MB over 100,000 services) counts every megabyte of it.
- */
-export const CRAWL_CACHE_KIB = 8_000;
-
-/**
  * The node arguments that run one crawl: its compiled JavaScript with plain node when this process runs compiled
  * (`npm start`), else its TypeScript source under tsx (tests); with the crawl's node flags either way (processes.ts).
  * @example spawn(process.execPath, [...crawlNodeArgs(), '--probe-only']);

@@ -7,7 +7,7 @@ import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, re
  * Detail answers held in memory, so a lookup of a service asked for recently costs no SQLite read (the read is most
  * of a lookup's time: BENCHMARKS.md). They are kept LZ4-compressed in one ring of bytes allocated once, which bounds
  * the memory whatever the traffic, and evicts without leaving garbage for V8 to collect: about 20,000 answers fit in
- * the default 24 MB. An answer is forgotten when its service is rewritten, by this process or any other: the cache
+ * the default 22 MB. An answer is forgotten when its service is rewritten, by this process or any other: the cache
  * asks SQLite which details were rewritten since the last revision it saw (data/service-detail.ts); at once after a
  * write of this process, at most FRESHNESS_CHECK_MS after another's.
  */
@@ -25,10 +25,10 @@ export const FRESHNESS_CHECK_MS = 10;
 const FORGET_ONE_BY_ONE = 1024;
 
 /**
- * The ring's size: about 20,000 answers (a fifth of the 100,000-service benchmark) of about 1,100 bytes compressed,
- * with each listed endpoint and its last check in the answer (5 KB raw on average).
+ * The ring's size: about 20,000 answers (a fifth of the 100,000-service benchmark) of about 1,150 bytes compressed,
+ * with every listed endpoint record in the answer (6.2 KB raw on average).
  */
-export const DETAIL_CACHE_BYTES = 24 * 1024 * 1024;
+export const DETAIL_CACHE_BYTES = 22 * 1024 * 1024;
 
 /**
  * The start of every compressed answer: LZ4 can refer back into it, so the keys and common values an answer

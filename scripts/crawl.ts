@@ -10,10 +10,10 @@ import { SingleBar, Presets } from 'cli-progress';
 import { readConfig } from '../api/config.ts';
 import { DEMO_SERVICES } from '../api/demo/registry.ts';
 import { openDatabase } from '../data/db.ts';
+import { CRAWL_PROCESS } from '../processes.ts';
 import { DEFAULT_DIRECTORIES, toDirectoryConfig } from '../crawler/directories.ts';
 import { describeFailedDirectories } from '../crawler/discover.ts';
 import { createProbeAgent } from '../crawler/probe.ts';
-import { CRAWL_CACHE_KIB } from '../crawler/schedule.ts';
 import { runCrawl, type CrawlSummary } from '../crawler/run.ts';
 import { parse as parseAcp } from '../crawler/sources/acp.ts';
 import acpMerchants from '../crawler/sources/acp-merchants.json' with { type: 'json' };
@@ -105,7 +105,7 @@ async function main(): Promise<number> {
   }
   let db;
   try {
-    db = openDatabase(config.databasePath, { cacheKiB: CRAWL_CACHE_KIB });
+    db = openDatabase(config.databasePath, { cacheKiB: CRAWL_PROCESS.databaseCacheKiB });
     db.exec('BEGIN IMMEDIATE; ROLLBACK');
   } catch (error) {
     console.error(`crawl: cannot write the database ${config.databasePath}: ${(error as Error).message}`);

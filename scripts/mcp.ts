@@ -1,7 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { readConfig } from '../api/config.ts';
 import { createMcpServer } from '../api/mcp/server.ts';
-import { createDetailCache } from '../data/detail-cache.ts';
 import { openDatabase } from '../data/db.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
 
@@ -20,7 +19,7 @@ if (!config.stagingUrl && !config.baseUrl) {
   process.stderr.write(`BASE_URL is not set: purchase approval links point at ${origin}. Set BASE_URL to the origin where npm start serves this index.\n`);
 }
 // One local client: every per-client limit counts the process's calls together.
-const server = createMcpServer({ deps, details: createDetailCache(db), origin, client: 'local' });
+const server = createMcpServer({ deps, origin, client: 'local' });
 await server.connect(new StdioServerTransport());
 const close = () => void server.close().finally(() => db.close());
 process.stdin.on('end', close);

@@ -1,5 +1,6 @@
 import { formatInterval, startCrawlSchedule } from '../crawler/schedule.ts';
 import { openDatabase } from '../data/db.ts';
+import { SERVER_PROCESS } from '../processes.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
 import { readSiteOptions } from '../site/build/config.ts';
 import { createSite } from '../site/build/site.ts';
@@ -26,7 +27,7 @@ if (readReplicaConfig(process.env)) {
 }
 
 const config = readConfig(process.env);
-const db = openDatabase(config.databasePath);
+const db = openDatabase(config.databasePath, { cacheKiB: SERVER_PROCESS.databaseCacheKiB });
 const seeded = seedIfEmpty(db, readSeed(), new Date().toISOString());
 if (seeded > 0) console.log(`seeded ${seeded} services from the embedded default into ${config.databasePath}`);
 

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type DB } from '../data/db.ts';
 import { litestreamPath, restoreCopy } from '../data/litestream.ts';
+import { SERVER_PROCESS } from '../processes.ts';
 import { readCopyGeneration, RefusedCopyError } from '../data/public-copy.ts';
 import { readSiteOptions } from '../site/build/config.ts';
 import { createSite } from '../site/build/site.ts';
@@ -69,7 +70,7 @@ export async function serveReplica(env: NodeJS.ProcessEnv, log: (line: string) =
     const { path, version, generation } = found;
     let db: DB;
     try {
-      db = openDatabase(path);
+      db = openDatabase(path, { cacheKiB: SERVER_PROCESS.databaseCacheKiB });
     } catch (error) {
       removeCopy(path);
       throw error;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Probe } from '../../domain/schemas.ts';
 import { delistService, editService, getDelisting, relistService } from '../../data/owners.ts';
 import { recordProbe } from '../../data/probes.ts';
+import { readServiceDetail } from '../../data/service-detail.ts';
 import { getService } from '../../data/service-read.ts';
 import { getServiceInput } from '../../data/services.ts';
 import {
@@ -87,8 +88,8 @@ function toActedOnId(context: OperationContext, given: string, authorization: st
   return id;
 }
 
-function readDetail({ details }: OperationContext, id: string): JsonBytes {
-  const detail = details.read(id);
+function readDetail({ deps }: OperationContext, id: string): JsonBytes {
+  const detail = readServiceDetail(deps.db, id);
   if (!detail) throw apiError(404, 'not_found', `No listed service with id "${id.slice(0, 100)}".`);
   return new JsonBytes(detail.body, detail.digest);
 }

@@ -1,6 +1,7 @@
 import { toIgnored, toServiceQuery, ServiceListQuery } from '../../domain/list-query.ts';
 import type { BatchResult, ServiceList, Stats } from '../../domain/schemas.ts';
 import { getDelisting } from '../../data/owners.ts';
+import { readServiceDetail } from '../../data/service-detail.ts';
 import { listServices } from '../../data/service-list.ts';
 import { getServicesByIds, getStats } from '../../data/service-read.ts';
 import {
@@ -25,12 +26,12 @@ export const listServicesOperation = defineOperation(listServicesDeclaration, ({
 });
 
 /**
- * One service. Most lookups are answered before routing (api/fast-detail.ts); this answers the rest (ids to decode,
- * unknown services) and the MCP tool, from the same cache of stored answers.
+ * One service: its stored answer, as read (data/service-detail.ts). On a socket, most lookups are answered before
+ * routing (api/detail-lane.ts); this answers the rest (ids to decode, unknown services) and the MCP tool.
  */
-export const getServiceOperation = defineOperation(getServiceDeclaration, ({ path }, { details, deps }) => {
+export const getServiceOperation = defineOperation(getServiceDeclaration, ({ path }, { deps }) => {
   const id = path.id.toLowerCase();
-  const detail = details.read(id);
+  const detail = readServiceDetail(deps.db, id);
   const delisting = detail === null ? getDelisting(deps.db, id) : null;
   if (delisting) {
     const who = delisting.by === 'owner' ? 'its owner' : 'an operator';

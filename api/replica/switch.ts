@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from 'srvx/node';
 import type { App } from '../app.ts';
-import type { NodeHandler } from '../fast-detail.ts';
+import type { NodeHandler } from '../detail-lane.ts';
 
 /**
  * One app serving at a time, replaced without dropping a request: each request runs to its end on the app it

@@ -1,12 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { H3 } from 'h3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDetailCache } from '../data/detail-cache.ts';
+import { FRESHNESS_CHECK_MS } from '../data/detail-cache.ts';
+import { openDatabase } from '../data/db.ts';
+import { recordProbe } from '../data/probes.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService, openTestDatabase } from '../data/testing.ts';
 import { serveApp } from './app.ts';
-import { toPlainDetailId, withDetailLane } from './fast-detail.ts';
+import { toPlainDetailId, withDetailLane } from './detail-lane.ts';
 import { createHttpLayer } from './http.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { ErrorResponse, ServiceDetail } from '../domain/schemas.ts';
@@ -41,23 +46,21 @@ describe('toPlainDetailId', () => {
 });
 
 describe('withDetailLane', () => {
-  /** The real layer and cache on a real database over a real socket; the router is a recorder, to see what reaches it. */
+  /** The real layer and lane on a real database over a real socket; the router is a recorder, to see what reaches it. */
   async function setUp(limit = 100) {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' })], TEST_NOW.toISOString());
     const layer = createHttpLayer({ limiter: createRateLimiter({ limit, windowSeconds: 60 }), rateLimit: { limit, windowSeconds: 60 }, trustProxy: false, nowMs: () => TEST_NOW.getTime() });
     const routed: string[] = [];
-    const cache = createDetailCache(db);
-    const reads: string[] = [];
     const server: Server = createServer(withDetailLane((request, response) => {
       routed.push(`${request.method} ${request.url}`);
       response.writeHead(599).end('routed');
-    }, layer, { read: (id) => (reads.push(id), cache.read(id)) }));
+    }, layer, db));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise((resolve) => server.close(resolve)));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const call = async (path: string, init?: RequestInit) => fetch(`${origin}${path}`, init);
-    return { call, routed, reads };
+    return { call, routed };
   }
 
   it('answers GET and HEAD of a known service itself, and hands every other request to the router', async () => {
@@ -81,14 +84,13 @@ describe('withDetailLane', () => {
       'POST /api/v1/services/a-test', 'OPTIONS /api/v1/services/a-test', 'GET /api/v1/stats']);
   });
 
-  it('spends one token a lookup, and hands a client over its limit to the router without reading anything', async () => {
-    const { call, routed, reads } = await setUp(2);
+  it('spends one token a lookup, and hands a client over its limit to the router having spent nothing', async () => {
+    const { call, routed } = await setUp(2);
     const remaining = [];
     for (let i = 0; i < 2; i++) remaining.push((await call('/api/v1/services/a-test')).headers.get('ratelimit-remaining'));
     expect(remaining).toEqual(['1', '0']);
     for (const path of ['/api/v1/services/a-test', '/api/v1/services/nope-test']) expect((await call(path)).status).toBe(599);
     expect(routed).toEqual(['GET /api/v1/services/a-test', 'GET /api/v1/services/nope-test']);
-    expect(reads).toEqual(['a-test', 'a-test']);
   });
 });
 
@@ -132,6 +134,27 @@ describe('a lookup answered before srvx and the router', () => {
     expect((await call('/api/v1/services/a-test')).status).toBe(200);
     const limited = await call('/api/v1/services/a-test');
     expect([limited.status, ErrorResponse.parse(limited.json).error.code, limited.headers.get('retry-after')]).toEqual([429, 'rate_limited', '60']);
+  });
+
+  it('holds a looked-up service only until the data changes: at once for this process, within FRESHNESS_CHECK_MS for another', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'psi-lane-'));
+    try {
+      const path = join(dir, 'index.db');
+      const served = openDatabase(path);
+      upsertServices(served, [makeService({ id: 'other-test' })], TEST_NOW.toISOString());
+      const { call } = await listen([], { db: served });
+      expect((await call('/api/v1/services/other-test')).json.live).toBeNull();
+      recordProbe(served, { service_id: 'other-test', probed_at: '2026-11-01T13:00:00.000Z', ok: true, status_code: 402, method: 'GET', latency_ms: 9, reason: null, detected_rails: ['x402'] });
+      expect((await call('/api/v1/services/other-test')).json).toMatchObject({ live: true, probes: [{ latency_ms: 9 }] });
+      const crawler = openDatabase(path);
+      recordProbe(crawler, { service_id: 'other-test', probed_at: '2026-11-01T14:00:00.000Z', ok: false, status_code: 404, method: 'GET', latency_ms: 3, reason: 'answered 404', detected_rails: [] });
+      crawler.close();
+      await new Promise((resolve) => setTimeout(resolve, FRESHNESS_CHECK_MS + 5));
+      expect((await call('/api/v1/services/other-test')).json).toMatchObject({ probes: [{ reason: 'answered 404' }, { latency_ms: 9 }] });
+      served.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers a failed read 500 internal_error in the Error shape, with no stack trace', async () => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DetailCache } from '../data/detail-cache.ts';
+import { createDetailCache, type CachedDetail } from '../data/detail-cache.ts';
+import type { DB } from '../data/db.ts';
 import type { HttpLayer } from './http.ts';
 
 /** A Node request handler: what srvx hands `node:http`, and what the detail lane puts in front of it. */
@@ -13,32 +14,43 @@ const BATCH = 'batch';
 
 /*
  * The lookup agents make most, GET (or HEAD) /api/v1/services/{id}, answered from the Node request itself, before
- * srvx wraps it in a web Request and h3 builds an event, routes it and runs the middleware chain: the same token
- * spent, headers and bytes as the routed answer, from the same cache (api/http.ts `replyStored` renders it), for
- * about a sixth more lookups a second than in front of h3 alone (BENCHMARKS.md). Every other request goes to srvx
- * and the router, and so does a lookup of an id with other characters or escapes, of an unknown service, by a client
- * over its limit or whose read failed, which the router answers without spending a second token.
+ * srvx wraps it in a web Request and h3 builds an event, routes it and runs the middleware chain, from answers held in
+ * memory (data/detail-cache.ts): the same token spent, headers and bytes as the routed answer (the HTTP layer's
+ * `replyStored` renders it). The routed operation answers the same lookup from SQLite, and it alone answers what
+ * the lane does not: an id with other characters or escapes, an unknown service, a read that failed, a client over
+ * its limit (the lane spends a token only on an answer it sends). What the lane costs and buys: docs/decisions.md.
  */
 
 /**
- * @example server.on('request', withDetailLane(srvxHandler, layer, details));
+ * The app's Node handler: `routed` (srvx's), behind the detail lane.
+ * @example server.on('request', withDetailLane(srvxHandler, layer, db));
  */
-export function withDetailLane(routed: NodeHandler, layer: HttpLayer, details: DetailCache): NodeHandler {
+export function withDetailLane(routed: NodeHandler, layer: HttpLayer, db: DB): NodeHandler {
+  const details = createDetailCache(db);
   return (request, response) => {
     const method = request.method ?? 'GET';
     const id = method === 'GET' || method === 'HEAD' ? toPlainDetailId(request.url ?? '') : null;
-    const reply = id === null ? null : layer.replyStored({
-      request,
+    const answer = id === null ? null : readHeld(details.read, id);
+    const reply = answer && layer.replyStored({
       method,
       ifNoneMatch: request.headers['if-none-match'],
       forwardedFor: toHeaderText(request.headers['x-forwarded-for']),
       socketAddress: request.socket.remoteAddress,
-    }, () => details.read(id));
+    }, answer);
     if (!reply) return routed(request, response);
     if (reply.body !== null) reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
     response.writeHead(reply.status, reply.headers);
     response.end(reply.body);
   };
+}
+
+/** The answer held or read for `id`; null when there is none or the read failed (the router reads again, and says why). */
+function readHeld(read: (id: string) => CachedDetail | null, id: string): CachedDetail | null {
+  try {
+    return read(id);
+  } catch {
+    return null;
+  }
 }
 
 /**
