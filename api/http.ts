@@ -48,8 +48,8 @@ export class JsonBytes implements StoredAnswer {
 
 /**
  * A JSON answer with a status and headers of its own (a demo service's 402 or paid result, a purchase), serialized once
- * so that it can be sent again: the layer adds its headers and sends it without the web `Response` and `Headers` a
- * returned Response costs, which made a 402 cost about 3.8 detail lookups (BENCHMARKS.md, `pay` group).
+ * so that it can be sent again: the layer adds its headers and sends it without building a web `Response` and
+ * `Headers`, which cost more than the answer itself (a 402 must cost at most two detail lookups: the `pay` group).
  * @example return new JsonReply(402, { 'payment-required': header, 'cache-control': 'no-store' }, paymentRequired);
  */
 export class JsonReply {

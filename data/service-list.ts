@@ -148,7 +148,7 @@ const MAX_WORD_ROWIDS = 2_000_000;
 type Rowids = Uint32Array | Float64Array;
 /**
  * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
- * anew after each commit made list requests during a pass about ten times slower; reads are cacheable for 60 s anyway.
+ * anew after each commit would put a count in front of most list requests during a pass; reads are cacheable for 60 s anyway.
  * A change through this connection clears them at once.
  */
 export const COUNTS_MAX_LAG_MS = 2_000;
@@ -450,7 +450,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
   };
 
   // With free text the matches drive (or a walk in order) and every facet is tested per service: a facet driving
-  // beside the matches made SQLite probe each of its rows once per match (18-111 s on 100,000 services).
+  // beside the matches makes SQLite probe each of its rows once per match.
   const driving = search ? undefined : facets[0];
   let countSql: string;
   let countParams: unknown[];
