@@ -182,8 +182,8 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
   };
   const { counts, order } = readMatches(db, cache, plan, () => readTally(db, query.filters, words));
   const { limit, offset } = query.page;
-  const ids = order ? order.slice(offset, offset + limit + 1) : readWalk(db, plan, limit + 1, offset);
-  const rows = readPage(db, ids.slice(0, limit));
+  const rowids = order ? [...order.subarray(offset, offset + limit + 1)] : readWalk(db, plan, limit + 1, offset);
+  const rows = readPage(db, rowids.slice(0, limit));
   const endpoints = rows.map((row): EndpointItem => ({
     ...toEndpoint(row, row.is_main === 1 ? readMainCheck(db, row.service_id) : null),
     service: {
@@ -191,7 +191,7 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
       flags: JSON.parse(row.service_flags), uptime_30d: row.service_uptime,
     },
   }));
-  return { counts, endpoints, more: ids.length > limit };
+  return { counts, endpoints, more: rowids.length > limit };
 }
 
 /** How one query finds its matches and orders them. */
@@ -209,11 +209,11 @@ interface Plan {
   searched: boolean;
 }
 
-/** One page walked along the order's index, with one row more to tell whether more follow. */
-function readWalk(db: DB, plan: Plan, limit: number, offset: number): string[] {
+/** One page walked along the order's index, with one row more to tell whether more follow: their `search_rowid`s. */
+function readWalk(db: DB, plan: Plan, limit: number, offset: number): number[] {
   const from = plan.index === null ? plan.from : indexedBy(plan.from, ` INDEXED BY ${plan.index}`);
-  return cachedStatement(db, `SELECT e.id ${from} ORDER BY ${plan.by} LIMIT ? OFFSET ?`).pluck()
-    .all(...plan.params, ...plan.byParams, limit, offset) as string[];
+  return cachedStatement(db, `SELECT e.search_rowid ${from} ORDER BY ${plan.by} LIMIT ? OFFSET ?`).pluck()
+    .all(...plan.params, ...plan.byParams, limit, offset) as number[];
 }
 
 const indexedBy = (from: string, index: string) => from.replace('FROM service_endpoints e', `FROM service_endpoints e${index}`);
@@ -221,8 +221,8 @@ const indexedBy = (from: string, index: string) => from.replace('FROM service_en
 /** What every page of one query shares. */
 interface Matches {
   counts: Counts;
-  /** When the query keeps its order: every match's id in it. */
-  order?: string[];
+  /** When the query keeps its order: every match's `search_rowid` in it. */
+  order?: Rowids;
 }
 
 /**
@@ -237,10 +237,10 @@ function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Coun
   const order = cache.orders.get(orderKey);
   if (counts && (order || !keepsOrder(plan, counts, cache.endpoints))) return order ? { counts, order } : { counts };
   if (plan.searched) {
-    const rows = cachedStatement(db, `SELECT e.id, e.live IS 1 ${plan.from} ORDER BY ${plan.by}`).raw()
-      .all(...plan.params, ...plan.byParams) as Array<[string, number]>;
+    const rows = cachedStatement(db, `SELECT e.search_rowid, e.live IS 1 ${plan.from} ORDER BY ${plan.by}`).raw()
+      .all(...plan.params, ...plan.byParams) as Array<[number, number]>;
     const found = { total: rows.length, live: rows.reduce((sum, [, live]) => sum + live, 0) };
-    const ids = rows.map(([id]) => id);
+    const ids = toRowids(rows.map(([rowid]) => rowid));
     remember(cache, countKey, found, orderKey, ids);
     return { counts: found, order: ids };
   }
@@ -251,7 +251,7 @@ function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Coun
     remember(cache, countKey, counted);
     return { counts: counted };
   }
-  const ids = counted.total === 0 ? [] : cachedStatement(db, `SELECT e.id ${scan} ORDER BY ${plan.by}`).pluck().all(...plan.params, ...plan.byParams) as string[];
+  const ids = toRowids(counted.total === 0 ? [] : cachedStatement(db, `SELECT e.search_rowid ${scan} ORDER BY ${plan.by}`).pluck().all(...plan.params, ...plan.byParams) as number[]);
   remember(cache, countKey, counted, orderKey, ids);
   return { counts: counted, order: ids };
 }
@@ -268,7 +268,7 @@ function keepsOrder(plan: Plan, counts: Counts, endpoints: number): boolean {
 const ORDER_KEPT_SHARE = 20;
 
 /** Keeps a query's counts and order, first letting go of every kept one when they hold too many. */
-function remember(cache: EndpointCache, countKey: string, counts: Counts, orderKey?: string, ids?: string[]): void {
+function remember(cache: EndpointCache, countKey: string, counts: Counts, orderKey?: string, ids?: Rowids): void {
   if (cache.counts.size >= MAX_CACHED_QUERIES) cache.counts.clear();
   cache.counts.set(countKey, counts);
   if (orderKey === undefined || ids === undefined || ids.length > MAX_KEPT_IDS) return;
@@ -281,8 +281,16 @@ function remember(cache: EndpointCache, countKey: string, counts: Counts, orderK
 }
 
 const MAX_CACHED_QUERIES = 2_000;
-/** At most this many ids are held in kept orders (some 20 MB), whatever the queries asked. */
+/** At most this many rowids are held in kept orders (2-4 MB), whatever the queries asked. */
 const MAX_KEPT_IDS = 500_000;
+
+/**
+ * Kept orders hold each endpoint's `search_rowid` (unique, indexed), not its id: 4 bytes a match in a typed array
+ * where an id string costs some 50, so the list's caches stay a small part of the server's memory.
+ */
+type Rowids = Uint32Array | Float64Array;
+const toRowids = (rowids: number[]): Rowids =>
+  rowids.every((rowid) => rowid >= 0 && rowid <= 0xffff_ffff) ? Uint32Array.from(rowids) : Float64Array.from(rowids);
 
 const statements = preparedOnce({
   termTally: `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(live), 0) AS live FROM endpoint_tallies WHERE term = ?`,
@@ -303,7 +311,7 @@ interface EndpointCache {
   changes: Changes;
   clearedAtMs: number;
   counts: Map<string, Counts>;
-  orders: Map<string, string[]>;
+  orders: Map<string, Rowids>;
   /** How many ids the kept orders hold together. */
   keptIds: number;
   /** How many endpoints there are, and how many a service has on average. */
@@ -332,13 +340,13 @@ function getCache(db: DB): EndpointCache {
   return fresh;
 }
 
-type PageRow = EndpointRow & { service_name: string; service_flags: string; service_uptime: number | null };
+type PageRow = EndpointRow & { search_rowid: number; service_name: string; service_flags: string; service_uptime: number | null };
 
-/** The endpoints of `ids`, in that order (one deleted since the ids were read is left out). */
-function readPage(db: DB, ids: string[]): PageRow[] {
-  const rows = cachedStatement(db, `SELECT ${ENDPOINT_COLUMNS}, s.name AS service_name, s.flags AS service_flags,
-      s.uptime_30d AS service_uptime FROM service_endpoints e ${ENDPOINT_JOINS} WHERE e.id IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(ids)) as PageRow[];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+/** The endpoints of `rowids` (`search_rowid`s), in that order (one deleted since they were read is left out). */
+function readPage(db: DB, rowids: number[]): PageRow[] {
+  const rows = cachedStatement(db, `SELECT ${ENDPOINT_COLUMNS}, e.search_rowid, s.name AS service_name, s.flags AS service_flags,
+      s.uptime_30d AS service_uptime FROM service_endpoints e ${ENDPOINT_JOINS} WHERE e.search_rowid IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(rowids)) as PageRow[];
+  const byRowid = new Map(rows.map((row) => [row.search_rowid, row]));
+  return rowids.flatMap((rowid) => byRowid.get(rowid) ?? []);
 }
