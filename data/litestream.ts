@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
- * Litestream (v0.3, the binary `@flydotio/litestream` ships through npm) replicates the public copy's WAL to an
+ * Litestream (v0.3, the binary `@flydotio/litestream-linux-x64` ships through npm) replicates the public copy's WAL to an
  * S3-compatible store and rebuilds a copy from it. It runs only while the copy is written: it must hold the file
  * before the first write (a write it did not see starts a new generation, a whole snapshot for every replica), and on
  * SIGTERM it ships what is left and exits.
