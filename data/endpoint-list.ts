@@ -12,14 +12,14 @@
  * - a page is read by walking the order's index (`quality`, `price`, `latency`) until it is full, or, when the
  *   matches are few (a twentieth of the endpoints) or found by `q`, from their order read once and kept.
  * What every page of one query shares (its counts, a kept order) is cached until a change through this connection,
- * or for up to COUNTS_MAX_LAG_MS after a commit by another, as the services list's (data/service-list.ts).
+ * or for up to COUNTS_MAX_LAG_MS after a commit by another, as the services list's (data/list-cache.ts).
  */
 import type { EndpointFilters, EndpointQuery } from '../domain/endpoint-query.ts';
 import type { EndpointItem, EndpointSort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
-import { COUNTS_MAX_LAG_MS } from './service-list.ts';
+import { changeClearedCache, toRowids, type Rowids } from './list-cache.ts';
 
 export interface ListEndpointsResult {
   counts: Counts;
@@ -221,7 +221,10 @@ const indexedBy = (from: string, index: string) => from.replace('FROM service_en
 /** What every page of one query shares. */
 interface Matches {
   counts: Counts;
-  /** When the query keeps its order: every match's `search_rowid` in it. */
+  /**
+   * When the query keeps its order: every match's `search_rowid` (unique, indexed) in it, not its id: 4 bytes a match
+   * where an id string costs some 50, so the list's caches stay a small part of the server's memory.
+   */
   order?: Rowids;
 }
 
@@ -284,32 +287,14 @@ const MAX_CACHED_QUERIES = 2_000;
 /** At most this many rowids are held in kept orders (2-4 MB), whatever the queries asked. */
 const MAX_KEPT_IDS = 500_000;
 
-/**
- * Kept orders hold each endpoint's `search_rowid` (unique, indexed), not its id: 4 bytes a match in a typed array
- * where an id string costs some 50, so the list's caches stay a small part of the server's memory.
- */
-type Rowids = Uint32Array | Float64Array;
-const toRowids = (rowids: number[]): Rowids =>
-  rowids.every((rowid) => rowid >= 0 && rowid <= 0xffff_ffff) ? Uint32Array.from(rowids) : Float64Array.from(rowids);
-
 const statements = preparedOnce({
   termTally: `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(live), 0) AS live FROM endpoint_tallies WHERE term = ?`,
   priceTally: `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(live), 0) AS live FROM endpoint_price_tallies WHERE min_usd <= ?`,
   endpoints: `SELECT coalesce(sum(total), 0) FROM endpoint_tallies WHERE term = ''`,
   services: `SELECT total FROM service_tallies`,
-  // data_version moves when another connection commits (a crawl child), total_changes at a write through this one.
-  changes: `SELECT (SELECT data_version FROM pragma_data_version()) AS elsewhere, total_changes() AS here`,
 });
 
-interface Changes {
-  elsewhere: number;
-  here: number;
-}
-
 interface EndpointCache {
-  /** The changes the cache was last cleared at, and when. */
-  changes: Changes;
-  clearedAtMs: number;
   counts: Map<string, Counts>;
   orders: Map<string, Rowids>;
   /** How many ids the kept orders hold together. */
@@ -321,24 +306,17 @@ interface EndpointCache {
   wordReach: Map<string, number>;
 }
 
-const caches = new WeakMap<DB, EndpointCache>();
 
-function getCache(db: DB): EndpointCache {
+/** Per database: what every page of a query shares, and the sizes that plan queries (data/list-cache.ts). */
+const getCache = changeClearedCache((db): EndpointCache => {
   const s = statements(db);
-  const changes = s.changes.get() as Changes;
-  const nowMs = Date.now();
-  const cache = caches.get(db);
-  if (cache && changes.here === cache.changes.here
-    && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
   const endpoints = s.endpoints.pluck().get() as number;
   const services = s.services.pluck().get() as number;
-  const fresh: EndpointCache = {
-    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), keptIds: 0, endpoints,
+  return {
+    counts: new Map(), orders: new Map(), keptIds: 0, endpoints,
     endpointsPerService: services > 0 ? endpoints / services : 0, wordReach: new Map(),
   };
-  caches.set(db, fresh);
-  return fresh;
-}
+});
 
 type PageRow = EndpointRow & { search_rowid: number; service_name: string; service_flags: string; service_uptime: number | null };
 

@@ -19,6 +19,7 @@ import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-q
 import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
+import { changeClearedCache, toRowids, type Rowids } from './list-cache.ts';
 import { toQualityOrder } from './quality.ts';
 import { toPartialBound, toSearch, type Condition, type ScorePlace } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
@@ -104,14 +105,9 @@ const statements = preparedOnce({
   facetSizes: `SELECT facet, size FROM facet_tallies`,
   services: `SELECT total FROM service_tallies`,
   inRowids: `SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.rowid IN (SELECT value FROM json_each(?))`,
-  // data_version moves when another connection commits (a crawl child), total_changes at a write through this one.
-  changes: `SELECT (SELECT data_version FROM pragma_data_version()) AS elsewhere, total_changes() AS here`,
 });
 
 interface ListCache {
-  /** The changes the cache was last cleared at, and when. */
-  changes: Changes;
-  clearedAtMs: number;
   /** Counts by query (filters), and kept orders by query and order. */
   counts: Map<string, Counts>;
   orders: Map<string, number[]>;
@@ -136,22 +132,12 @@ interface Matches {
   matched?: number[];
 }
 
-/** Per database: what every page of a query shares, and the sizes that plan queries, cleared as COUNTS_MAX_LAG_MS says. */
-const caches = new WeakMap<DB, ListCache>();
 const MAX_CACHED_QUERIES = 2_000;
 /** At most this many rowids are held in kept orders (about 4 MB), whatever the queries asked. */
 const MAX_ORDERED_ROWIDS = 500_000;
 /** At most this many rowids are held in the words' services (about 8 MB): twenty words as common as every service. */
 const MAX_WORD_ROWIDS = 2_000_000;
 
-/** Rowids, ascending: 4 bytes each while they fit (a SQLite rowid may be any 64-bit integer), else 8. */
-type Rowids = Uint32Array | Float64Array;
-/**
- * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
- * anew after each commit would put a count in front of most list requests during a pass; reads are cacheable for 60 s anyway.
- * A change through this connection clears them at once.
- */
-export const COUNTS_MAX_LAG_MS = 2_000;
 
 /**
  * @example listServices(db, { filters: { rail: 'x402', live: true }, page: { limit: 100, offset: 0 }, sort: 'price' });
@@ -280,7 +266,7 @@ function wordRowids(db: DB, cache: ListCache, word: Condition): Rowids {
   let rowids = cache.wordRowids.get(key);
   if (!rowids) {
     const read = cachedStatement(db, word.sql).pluck().all(...word.params) as number[];
-    rowids = (read.every((rowid) => rowid >= 0 && rowid <= 0xffff_ffff) ? Uint32Array.from(read) : Float64Array.from(read)).sort();
+    rowids = toRowids(read).sort();
     if (cache.wordRowids.size >= MAX_CACHED_QUERIES || cache.wordRowidsHeld + rowids.length > MAX_WORD_ROWIDS) {
       cache.wordRowids.clear();
       cache.wordRowidsHeld = 0;
@@ -388,26 +374,15 @@ function readPage(db: DB, plan: ListQuery, page: ServicePage): PageRows {
   return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
 }
 
-interface Changes {
-  elsewhere: number;
-  here: number;
-}
-
-function getCache(db: DB): ListCache {
+/** Per database: what every page of a query shares, and the sizes that plan queries (data/list-cache.ts). */
+const getCache = changeClearedCache((db): ListCache => {
   const s = statements(db);
-  const changes = s.changes.get() as Changes;
-  const nowMs = Date.now();
-  const cache = caches.get(db);
-  if (cache && changes.here === cache.changes.here
-    && (changes.elsewhere === cache.changes.elsewhere || nowMs - cache.clearedAtMs < COUNTS_MAX_LAG_MS)) return cache;
   const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
-  const fresh: ListCache = {
-    changes, clearedAtMs: nowMs, counts: new Map(), orders: new Map(), rankings: new Map(), wordRowids: new Map(), wordRowidsHeld: 0, orderedRowids: 0,
+  return {
+    counts: new Map(), orders: new Map(), rankings: new Map(), wordRowids: new Map(), wordRowidsHeld: 0, orderedRowids: 0,
     facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services: s.services.pluck().get() as number,
   };
-  caches.set(db, fresh);
-  return fresh;
-}
+});
 
 /** The facet keys the filters ask for (data/facets.ts). */
 function toFilterFacets(filters: ServiceFilters): string[] {

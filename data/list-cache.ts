@@ -1,0 +1,49 @@
+import { preparedOnce, type DB } from './db.ts';
+
+/**
+ * What the pages of one list query share (counts, kept orders), held per database connection and made anew after a
+ * change: at once after a write through this connection, and at most COUNTS_MAX_LAG_MS after a commit by another (a
+ * crawl child). The services list and the endpoint list keep theirs so.
+ */
+
+/**
+ * How long counts may lag another process's commits. A probe pass commits several times a second, and counting
+ * anew after each commit would put a count in front of most list requests during a pass; reads are cacheable for 60 s
+ * anyway.
+ */
+const COUNTS_MAX_LAG_MS = 2_000;
+
+const statements = preparedOnce({
+  // data_version moves when another connection commits (a crawl child), total_changes at a write through this one.
+  changes: `SELECT (SELECT data_version FROM pragma_data_version()) AS elsewhere, total_changes() AS here`,
+});
+
+interface Changes {
+  elsewhere: number;
+  here: number;
+}
+
+/**
+ * A reader of one cache per connection, made by `make` and made again after a change as the rule above says.
+ * @example const getCache = changeClearedCache((db) => ({ counts: new Map() })); getCache(db).counts;
+ */
+export function changeClearedCache<T>(make: (db: DB) => T): (db: DB) => T {
+  const held = new WeakMap<DB, { changes: Changes; clearedAtMs: number; cache: T }>();
+  return (db) => {
+    const changes = statements(db).changes.get() as Changes;
+    const nowMs = Date.now();
+    const kept = held.get(db);
+    if (kept && changes.here === kept.changes.here
+      && (changes.elsewhere === kept.changes.elsewhere || nowMs - kept.clearedAtMs < COUNTS_MAX_LAG_MS)) return kept.cache;
+    const cache = make(db);
+    held.set(db, { changes, clearedAtMs: nowMs, cache });
+    return cache;
+  };
+}
+
+/** Rowids kept in memory: 4 bytes each while they fit (a SQLite rowid may be any 64-bit integer), else 8. */
+export type Rowids = Uint32Array | Float64Array;
+
+/** @example toRowids([3, 1]) // Uint32Array [3, 1], in the order given */
+export const toRowids = (rowids: number[]): Rowids =>
+  rowids.every((rowid) => rowid >= 0 && rowid <= 0xffff_ffff) ? Uint32Array.from(rowids) : Float64Array.from(rowids);
