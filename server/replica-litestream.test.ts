@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import type { Server } from 'srvx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReplica, stopReplica } from './testing.ts';
 import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import { writeDatabaseCopy } from '../data/backup.ts';
@@ -14,7 +14,6 @@ import { restoreCopy } from '../data/litestream.ts';
 import { COPY_META_TABLE, LITESTREAM_TABLE_PREFIX, PUBLIC_TABLES } from '../data/public-copy.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService } from '../data/testing.ts';
-import { PROJECT_ROOT } from '../project.ts';
 import { publishPublicCopy } from '../site/publish/public-copy.ts';
 import { readTarget } from '../site/publish/target.ts';
 import { startLocalStore, type LocalStore } from '../site/publish/testing.ts';
@@ -67,28 +66,13 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
     primary = serveApp(createApp({ db, config: testConfig(), now: () => new Date() }), { hostname: '127.0.0.1', port: 0 });
     await primary.ready();
     primaryUrl = new URL(primary.url!).origin;
-    replica = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'server', 'main.ts')], {
-      env: {
-        ...process.env, ...store.env, REPLICA_OF: TARGET, PRIMARY_URL: primaryUrl, REPLICA_INTERVAL: '200ms', TRUST_PROXY: '1', PORT: '0',
-        DATABASE_PATH: join(dir, 'replica', 'index.db'), DIST_DIR: join(dir, 'replica-dist'),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    replicaUrl = await new Promise<string>((resolve, reject) => {
-      replica.once('exit', (code) => reject(new Error(`the replica exited ${code}`)));
-      createInterface({ input: replica.stdout! }).on('line', (line) => {
-        logs.push(line);
-        const match = /listening on (http:\/\/\S+)/.exec(line);
-        if (match) resolve(new URL(match[1]!).origin);
-      });
-    });
+    ({ child: replica, url: replicaUrl } = await startReplica({
+      ...store.env, REPLICA_OF: TARGET, PRIMARY_URL: primaryUrl, REPLICA_INTERVAL: '200ms', TRUST_PROXY: '1', PORT: '0',
+      DATABASE_PATH: join(dir, 'replica', 'index.db'), DIST_DIR: join(dir, 'replica-dist'),
+    }, logs));
   }, 120_000);
   afterAll(async () => {
-    if (replica && replica.exitCode === null) {
-      const exited = new Promise((resolve) => replica.once('exit', resolve));
-      replica.kill('SIGTERM');
-      await exited;
-    }
+    await stopReplica(replica);
     await primary?.close(true);
     db?.close();
     await store?.stop();

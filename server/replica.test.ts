@@ -1,21 +1,20 @@
 import { noteFacilitators, recordFacilitatorCheck } from '../data/facilitators.ts';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { Server } from 'srvx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReplica, stopReplica } from './testing.ts';
 import { writeDatabaseCopy } from '../data/backup.ts';
 import { createClaim, verifyClaim } from '../data/claims.ts';
 import { openDatabase, type DB } from '../data/db.ts';
 import { writePublicCopy } from '../data/public-copy.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService } from '../data/testing.ts';
-import { PROJECT_ROOT } from '../project.ts';
 import { publishSite } from '../site/publish/publish.ts';
 import { createStore } from '../site/publish/store.ts';
 import { createS3Client, readTarget } from '../site/publish/target.ts';
@@ -76,36 +75,20 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
     primary = serveApp(createApp({ db, config: testConfig(), now: () => new Date() }), { hostname: '127.0.0.1', port: 0 });
     await primary.ready();
     primaryUrl = new URL(primary.url!).origin;
-    replica = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'server', 'main.ts')], {
-      env: {
-        ...process.env,
-        REPLICA_OF: `${store.endpoint}/site/index/snapshots/index.db.gz`,
-        PRIMARY_URL: primaryUrl,
-        REPLICA_INTERVAL: '200ms',
-        REPLICA_MAX_BYTES: String(MAX_BYTES),
-        // Each load request names its own client, so the load never meets the rate limit.
-        TRUST_PROXY: '1',
-        PORT: '0',
-        DATABASE_PATH: join(dir, 'replica', 'index.db'),
-        DIST_DIR: join(dir, 'replica-dist'),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    replicaUrl = await new Promise<string>((resolve, reject) => {
-      replica.once('exit', (code) => reject(new Error(`the replica exited ${code}`)));
-      createInterface({ input: replica.stdout! }).on('line', (line) => {
-        logs.push(line);
-        const match = /listening on (http:\/\/\S+)/.exec(line);
-        if (match) resolve(new URL(match[1]!).origin);
-      });
-    });
+    ({ child: replica, url: replicaUrl } = await startReplica({
+      REPLICA_OF: `${store.endpoint}/site/index/snapshots/index.db.gz`,
+      PRIMARY_URL: primaryUrl,
+      REPLICA_INTERVAL: '200ms',
+      REPLICA_MAX_BYTES: String(MAX_BYTES),
+      // Each load request names its own client, so the load never meets the rate limit.
+      TRUST_PROXY: '1',
+      PORT: '0',
+      DATABASE_PATH: join(dir, 'replica', 'index.db'),
+      DIST_DIR: join(dir, 'replica-dist'),
+    }, logs));
   }, 180_000);
   afterAll(async () => {
-    if (replica && replica.exitCode === null) {
-      const exited = new Promise((resolve) => replica.once('exit', resolve));
-      replica.kill('SIGTERM');
-      await exited;
-    }
+    await stopReplica(replica);
     await primary?.close(true);
     db?.close();
     site?.remove();
