@@ -7,7 +7,7 @@
 import { toCaip2, toChainName } from '../domain/chains.ts';
 import type { Endpoint } from '../domain/schemas.ts';
 import { cachedStatement, type DB } from './db.ts';
-import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_LIVE, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
+import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
 
 export interface DiscoveryFilters {
@@ -38,7 +38,7 @@ function networkNames(network: string): string[] {
 }
 
 function toWhere(filters: DiscoveryFilters): { sql: string[]; params: unknown[] } {
-  const sql = ['ch.accepts IS NOT NULL', `${ENDPOINT_LIVE} = 1`];
+  const sql = ['ch.accepts IS NOT NULL', 'e.live = 1'];
   const params: unknown[] = [];
   if (filters.type !== undefined && filters.type.toLowerCase() !== 'http') sql.push('0');
   if (filters.extensions !== undefined) sql.push(filters.extensions.toLowerCase() === 'bazaar' ? 'e.input IS NOT NULL' : '0');
