@@ -94,6 +94,13 @@ describe('updatePublicCopy', () => {
       const size = statSync(kept).size + walBytes(kept);
       upsertServices(db, [makeService({ id: 'a-example-com', name: 'Renamed Alpha' }), makeService({ id: 'c-example-com' })], NOW);
       db.prepare(`DELETE FROM services WHERE id = 'bulk-7-example-com'`).run();
+      // Two rows trade a unique value: an update in place of either would meet the other's.
+      const [first, second] = db.prepare(`SELECT service_id, position, id FROM service_endpoints ORDER BY service_id, position LIMIT 2`).all() as Array<{ service_id: string; position: number; id: string }>;
+      const setId = db.prepare('UPDATE service_endpoints SET id = ? WHERE service_id = ? AND position = ?');
+      db.transaction(() => [[`${first!.id}-swap`, first!], [first!.id, second!], [second!.id, first!]].forEach(([id, row]) => {
+        const { service_id, position } = row as { service_id: string; position: number };
+        setId.run(id, service_id, position);
+      }))();
       const before = walBytes(kept);
       updatePublicCopy(db.name, kept, 2);
       expect(walBytes(kept) - before).toBeLessThan(size * 0.1);

@@ -173,18 +173,63 @@ export function exportPublicCopy(path: string, output: string): void {
 }
 
 /**
- * The statements that make `table` in the copy hold the source's listed columns: rows are told apart by their key
- * (the primary key of a table without rowid, else the rowid, which the source keeps for a row's life), and a row
- * counts as changed when any listed column differs (`EXCEPT` compares NULLs as equal).
+ * The statements that make `table` in the copy hold the source's listed columns, writing only what differs: rows are
+ * told apart by their key (the primary key of a table without rowid, else the rowid, which the source keeps for a
+ * row's life), and a row counts as changed when any listed column differs (`EXCEPT` compares NULLs as equal).
+ * A changed row is updated in place, one group of columns at a time (the columns read by the same indexes), and a
+ * group only where it differs: SQLite rewrites a row's entry in every index over a column an UPDATE sets, even to
+ * the same value, so a fast-moving column set alone leaves the other indexes' pages as they were. A row whose key is
+ * gone, or whose unique columns differ (an update could meet a value another row still holds), is deleted and
+ * inserted again.
  */
 function planTableUpdate(copy: DB, table: string, columns: readonly string[]): string {
   const keys = readKey(copy, table);
   const values = columns.filter((column) => column !== 'rowid' && !keys.includes(column));
+  const unique = readUniqueColumns(copy, table).filter((column) => values.includes(column));
   const keyNames = keys.map((_, index) => `k${index}`);
-  const select = [...keys.map((key, index) => `${key} AS ${keyNames[index]}`), ...values].join(', ');
+  const select = (listed: readonly string[]) => [...keys.map((key, index) => `${key} AS ${keyNames[index]}`), ...listed].join(', ');
   const target = keys.length === 1 ? keys[0]! : `(${keys.join(', ')})`;
-  return `DELETE FROM main.${table} WHERE ${target} IN (SELECT ${keyNames.join(', ')} FROM (SELECT ${select} FROM main.${table} EXCEPT SELECT ${select} FROM source.${table}));
-    INSERT INTO main.${table} (${[...keys, ...values].join(', ')}) SELECT ${select} FROM source.${table} EXCEPT SELECT ${select} FROM main.${table};`;
+  const statements = [`DELETE FROM main.${table} WHERE ${target} IN (SELECT ${keyNames.join(', ')} FROM (SELECT ${select(unique)} FROM main.${table} EXCEPT SELECT ${select(unique)} FROM source.${table}));`];
+  if (values.length > 0) {
+    const matched = keys.map((key, index) => `main.${table}.${key} = changed.${keyNames[index]}`).join(' AND ');
+    statements.push(`CREATE TEMP TABLE changed AS SELECT ${select(values)} FROM source.${table} EXCEPT SELECT ${select(values)} FROM main.${table};`);
+    for (const group of groupByIndexes(copy, table, values)) {
+      statements.push(`UPDATE main.${table} SET (${group.join(', ')}) = (${group.map((column) => `changed.${column}`).join(', ')}) FROM temp.changed
+        WHERE ${matched} AND (${group.map((column) => `main.${table}.${column} IS NOT changed.${column}`).join(' OR ')});`);
+    }
+    statements.push('DROP TABLE temp.changed;');
+  }
+  statements.push(`INSERT INTO main.${table} (${[...keys, ...values].join(', ')}) SELECT ${select(values)} FROM source.${table} EXCEPT SELECT ${select(values)} FROM main.${table};`);
+  return statements.join('\n    ');
+}
+
+/** The columns of `table` that some unique index (its primary key aside) covers. */
+function readUniqueColumns(copy: DB, table: string): string[] {
+  const indexes = copy.prepare(`SELECT name FROM pragma_index_list(?) WHERE "unique" = 1 AND origin <> 'pk'`).pluck().all(table) as string[];
+  return [...new Set(indexes.flatMap((index) => readIndexColumns(copy, index)))];
+}
+
+/** `columns` in groups of those the same indexes read (the columns no index reads make one group). */
+function groupByIndexes(copy: DB, table: string, columns: readonly string[]): string[][] {
+  const indexes = copy.prepare('SELECT name FROM pragma_index_list(?)').pluck().all(table) as string[];
+  const readers = new Map(indexes.map((index) => [index, readIndexColumns(copy, index)]));
+  const groups = new Map<string, string[]>();
+  for (const column of columns) {
+    const by = indexes.filter((index) => readers.get(index)!.includes(column)).join(' ');
+    groups.set(by, [...(groups.get(by) ?? []), column]);
+  }
+  return [...groups.values()];
+}
+
+/** The columns an index reads: its key columns, and every column its expressions or WHERE clause name. */
+function readIndexColumns(copy: DB, index: string): string[] {
+  const named = copy.prepare('SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL').pluck().all(index) as string[];
+  const sql = copy.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).pluck().get(index) as string | null | undefined;
+  if (!sql) return named;
+  const table = copy.prepare(`SELECT tbl_name FROM sqlite_master WHERE name = ?`).pluck().get(index) as string;
+  const body = sql.slice(sql.indexOf('('));
+  const mentioned = readColumns(copy, table).filter((column) => new RegExp(`\\b${column}\\b`).test(body));
+  return [...new Set([...named, ...mentioned])];
 }
 
 /** The columns that tell a table's rows apart: its primary key when it has no rowid, else the rowid. */
