@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DB } from './db.ts';
-import { createPublicCopy, isCurrentPublicCopy, PUBLIC_TABLES, readCopyGeneration, RefusedCopyError, updatePublicCopy, writePublicCopy } from './public-copy.ts';
+import { createPublicCopy, exportPublicCopy, isCurrentPublicCopy, PUBLIC_TABLES, readCopyGeneration, RefusedCopyError, updatePublicCopy, writePublicCopy } from './public-copy.ts';
 import { upsertServices } from './services.ts';
 import { makeService } from './testing.ts';
 
@@ -108,7 +108,12 @@ describe('updatePublicCopy', () => {
       holder.close();
     }
     writePublicCopy(db, join(dir, 'fresh.db'), 2);
-    expect(readRows(kept)).toEqual(readRows(join(dir, 'fresh.db')));
+    // The kept copy leaves the derived columns at their default; its export sets them.
+    exportPublicCopy(kept, join(dir, 'exported.db'));
+    expect(readRows(join(dir, 'exported.db'))).toEqual(readRows(join(dir, 'fresh.db')));
+    const derived = new Database(kept, { readonly: true });
+    expect(derived.prepare(`SELECT count(*) FROM service_endpoints WHERE live IS NOT NULL OR service_uptime_30d IS NOT NULL OR service_source_count <> 0`).pluck().get()).toBe(0);
+    derived.close();
     expect(readCopyGeneration(kept)).toBe(2);
     const copy = new Database(kept, { readonly: true });
     expect(copy.prepare(`SELECT count(*) FROM services_fts WHERE services_fts MATCH 'Renamed'`).pluck().get()).toBe(1);

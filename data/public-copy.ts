@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrate, type DB } from './db.ts';
+import { deriveServiceKeys } from './migrations/021-endpoint-keys.ts';
 import { migrations } from './migrations/index.ts';
 
 /**
@@ -47,6 +48,17 @@ export const PUBLIC_TABLES: Readonly<Record<string, readonly string[]>> = {
   endpoints_fts: ['rowid', 'text'],
 };
 
+/**
+ * Listed columns a copy holds at their default until `completePublicCopy` derives them from the rest of the copy, as
+ * the writer's triggers derive them: each endpoint row's copies of its service's liveness, latency, flags, 30-day
+ * uptime and directory count, and of its own check (migration 021). A probe pass moves every probed service's uptime
+ * and latency, so copied, they rewrote every endpoint row and its entries in the quality and latency indexes: a
+ * third of what a replica fetched per pass. Deriving them costs a replica one UPDATE over the endpoint rows.
+ */
+export const DERIVED_COLUMNS: Readonly<Record<string, { columns: readonly string[]; derive: string }>> = {
+  service_endpoints: { columns: ['live', 'latency_ms', 'service_flagged', 'service_uptime_30d', 'service_source_count'], derive: deriveServiceKeys },
+};
+
 /** The copy's own table: which publish wrote it. Only copies have it. */
 export const COPY_META_TABLE = 'public_copy';
 
@@ -62,12 +74,13 @@ export class RefusedCopyError extends Error {}
 /**
  * Writes the public copy of `db` to `path`: the schema the migrations make (so its `user_version` is theirs), cut to
  * the allow-list, filled from one read snapshot of `db`, stamped with `generation` (a number each publish makes
- * larger), and compacted into one file.
+ * larger), its derived columns set, and compacted into one file.
  * @example writePublicCopy(db, '/tmp/index.db', Date.now());
  */
 export function writePublicCopy(db: DB, path: string, generation: number): void {
   createPublicCopy(path);
   updatePublicCopy(db.name, path, generation);
+  completePublicCopy(path);
   const written = new Database(path);
   try {
     written.pragma('journal_mode = DELETE');
@@ -124,8 +137,9 @@ export function isCurrentPublicCopy(path: string): boolean {
 
 /**
  * Brings the public copy at `path` up to the database at `sourcePath` in one transaction, writing only what differs:
- * per listed table, the rows whose listed columns changed or whose key is gone are deleted and the rows it lacks are
- * inserted, then the stamp is set to `generation`. Only the pages holding changed rows are written, so Litestream,
+ * per listed table, the rows whose key is gone are deleted, the changed ones updated, the missing ones inserted
+ * (planTableUpdate), all but the derived columns; then the stamp is set to `generation`. Only the pages holding
+ * changed rows and index entries are written, so Litestream,
  * which ships the pages a transaction wrote, ships a small share of the file after a small change. The copy's own
  * connection never checkpoints: Litestream, which holds the file while it is written, does (a checkpoint behind its
  * back would start a new Litestream generation, a whole snapshot for every replica).
@@ -150,8 +164,25 @@ export function updatePublicCopy(sourcePath: string, path: string, generation: n
 }
 
 /**
+ * Sets the derived columns (DERIVED_COLUMNS) of the copy at `path` from the rest of it, in one transaction, so it
+ * answers what the writer answers; a replica runs it on every copy before serving it. Running it again changes
+ * nothing.
+ * @example completePublicCopy('data/replica/index-3.db');
+ */
+export function completePublicCopy(path: string): void {
+  const copy = new Database(path, { fileMustExist: true });
+  try {
+    copy.transaction(() => {
+      for (const { derive } of Object.values(DERIVED_COLUMNS)) copy.exec(derive);
+    }).immediate();
+  } finally {
+    copy.close();
+  }
+}
+
+/**
  * Writes the public copy at `path` compacted into one file at `output` (`VACUUM INTO`), in rollback mode, for a
- * download of the whole copy, without Litestream's tables. Reads only: the copy is not checkpointed.
+ * download of the whole copy, with its derived columns set and without Litestream's tables. Reads only: the copy is not checkpointed.
  * @example exportPublicCopy('data/public/index.db', '/tmp/index.db');
  */
 export function exportPublicCopy(path: string, output: string): void {
@@ -163,6 +194,7 @@ export function exportPublicCopy(path: string, output: string): void {
   } finally {
     copy.close();
   }
+  completePublicCopy(output);
   const exported = new Database(output);
   try {
     exported.pragma('journal_mode = DELETE');
@@ -180,11 +212,12 @@ export function exportPublicCopy(path: string, output: string): void {
  * group only where it differs: SQLite rewrites a row's entry in every index over a column an UPDATE sets, even to
  * the same value, so a fast-moving column set alone leaves the other indexes' pages as they were. A row whose key is
  * gone, or whose unique columns differ (an update could meet a value another row still holds), is deleted and
- * inserted again.
+ * inserted again. Derived columns (DERIVED_COLUMNS) are not copied: they keep their default.
  */
 function planTableUpdate(copy: DB, table: string, columns: readonly string[]): string {
   const keys = readKey(copy, table);
-  const values = columns.filter((column) => column !== 'rowid' && !keys.includes(column));
+  const derived = DERIVED_COLUMNS[table]?.columns ?? [];
+  const values = columns.filter((column) => column !== 'rowid' && !keys.includes(column) && !derived.includes(column));
   const unique = readUniqueColumns(copy, table).filter((column) => values.includes(column));
   const keyNames = keys.map((_, index) => `k${index}`);
   const select = (listed: readonly string[]) => [...keys.map((key, index) => `${key} AS ${keyNames[index]}`), ...listed].join(', ');

@@ -35,6 +35,8 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
   let replicaUrl: string;
   const logs: string[] = [];
   const TARGET = 's3://site/index';
+  /** Lists that read the endpoint rows' keys a replica derives from its copy (liveness, latency, the service's uptime). */
+  const ENDPOINT_ORDERS = ['/api/v1/endpoints?limit=100', '/api/v1/endpoints?sort=latency&limit=100', '/api/v1/endpoints?live=true&limit=100', '/api/v1/endpoints?live=false&limit=100'];
 
   const publish = (generation?: number) => publishPublicCopy({
     databasePath: join(dir, 'index.db'), target: readTarget(TARGET), env: { ...process.env, ...store.env }, output: join(dir, 'whole.db'), generation,
@@ -80,7 +82,7 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
   });
 
   it('restores the copy from the store and answers reads as the primary does', async () => {
-    for (const path of ['/api/v1/services?limit=50', '/api/v1/services/alpha-example-com', '/api/v1/stats', '/api/v1/services?q=weather', '/api/v1/endpoints?q=forecast']) {
+    for (const path of ['/api/v1/services?limit=50', '/api/v1/services/alpha-example-com', '/api/v1/stats', '/api/v1/services?q=weather', '/api/v1/endpoints?q=forecast', ...ENDPOINT_ORDERS]) {
       expect(await json(replicaUrl, path), path).toEqual(await json(primaryUrl, path));
     }
     expect((await fetch(`${replicaUrl}/services/alpha-example-com`)).status).toBe(200);
