@@ -102,8 +102,12 @@ describe('updatePublicCopy', () => {
         setId.run(id, service_id, position);
       }))();
       const before = walBytes(kept);
-      updatePublicCopy(db.name, kept, 2);
+      expect(updatePublicCopy(db.name, kept, 2)).toBe(2);
       expect(walBytes(kept) - before).toBeLessThan(size * 0.1);
+      // Nothing differs now: the copy keeps its stamp and nothing is written.
+      const unchanged = walBytes(kept);
+      expect(updatePublicCopy(db.name, kept, 3)).toBe(2);
+      expect(walBytes(kept)).toBe(unchanged);
     } finally {
       holder.close();
     }

@@ -138,26 +138,32 @@ export function isCurrentPublicCopy(path: string): boolean {
 /**
  * Brings the public copy at `path` up to the database at `sourcePath` in one transaction, writing only what differs:
  * per listed table, the rows whose key is gone are deleted, the changed ones updated, the missing ones inserted
- * (planTableUpdate), all but the derived columns; then the stamp is set to `generation`. Only the pages holding
+ * (planTableUpdate), all but the derived columns; then the stamp is set to `generation`, unless no row differed: a copy
+ * whose rows did not change keeps its stamp, so it is the same file, and neither Litestream nor the upload of
+ * `snapshots/index.db.gz` has anything new to send. Answers the copy's stamp. Only the pages holding
  * changed rows and index entries are written, so Litestream,
  * which ships the pages a transaction wrote, ships a small share of the file after a small change. The copy's own
  * connection never checkpoints: Litestream, which holds the file while it is written, does (a checkpoint behind its
  * back would start a new Litestream generation, a whole snapshot for every replica).
  * @example updatePublicCopy('data/index.db', 'data/public/index.db', Date.now());
  */
-export function updatePublicCopy(sourcePath: string, path: string, generation: number): void {
+export function updatePublicCopy(sourcePath: string, path: string, generation: number): number {
   const copy = new Database(path, { fileMustExist: true });
   try {
     copy.pragma('wal_autocheckpoint = 0');
     // Rows are copied as they stand: a copy mirrors the writer's data, it does not check it again.
     copy.pragma('foreign_keys = OFF');
     copy.prepare('ATTACH DATABASE ? AS source').run(sourcePath);
-    const plans = Object.entries(PUBLIC_TABLES).map(([table, columns]) => planTableUpdate(copy, table, columns));
-    copy.transaction(() => {
-      for (const plan of plans) copy.exec(plan);
+    const plans = Object.entries(PUBLIC_TABLES).flatMap(([table, columns]) => planTableUpdate(copy, table, columns));
+    const stamped = copy.transaction(() => {
+      const written = plans.reduce((sum, { sql, writes }) => sum + (writes ? copy.prepare(sql).run().changes : (copy.exec(sql), 0)), 0);
+      const held = copy.prepare(`SELECT generation FROM ${COPY_META_TABLE} WHERE id = 1`).pluck().get() as number | undefined;
+      if (written === 0 && held !== undefined) return held;
       copy.prepare(`INSERT INTO ${COPY_META_TABLE} (id, generation) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET generation = excluded.generation`).run(generation);
+      return generation;
     }).immediate();
     copy.exec('DETACH DATABASE source');
+    return stamped;
   } finally {
     copy.close();
   }
@@ -198,6 +204,9 @@ export function exportPublicCopy(path: string, output: string): void {
   const exported = new Database(output);
   try {
     exported.pragma('journal_mode = DELETE');
+    // Litestream's counter moves at every publish; zeroing the pages its tables free keeps an unchanged copy's export
+    // the same bytes, so it is not uploaded again.
+    exported.pragma('secure_delete = ON');
     for (const name of exported.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`).pluck().all(`${LITESTREAM_TABLE_PREFIX}%`) as string[]) exported.exec(`DROP TABLE ${name}`);
   } finally {
     exported.close();
@@ -214,7 +223,7 @@ export function exportPublicCopy(path: string, output: string): void {
  * gone, or whose unique columns differ (an update could meet a value another row still holds), is deleted and
  * inserted again. Derived columns (DERIVED_COLUMNS) are not copied: they keep their default.
  */
-function planTableUpdate(copy: DB, table: string, columns: readonly string[]): string {
+function planTableUpdate(copy: DB, table: string, columns: readonly string[]): Array<{ sql: string; writes: boolean }> {
   const keys = readKey(copy, table);
   const derived = DERIVED_COLUMNS[table]?.columns ?? [];
   const values = columns.filter((column) => column !== 'rowid' && !keys.includes(column) && !derived.includes(column));
@@ -222,18 +231,18 @@ function planTableUpdate(copy: DB, table: string, columns: readonly string[]): s
   const keyNames = keys.map((_, index) => `k${index}`);
   const select = (listed: readonly string[]) => [...keys.map((key, index) => `${key} AS ${keyNames[index]}`), ...listed].join(', ');
   const target = keys.length === 1 ? keys[0]! : `(${keys.join(', ')})`;
-  const statements = [`DELETE FROM main.${table} WHERE ${target} IN (SELECT ${keyNames.join(', ')} FROM (SELECT ${select(unique)} FROM main.${table} EXCEPT SELECT ${select(unique)} FROM source.${table}));`];
+  const statements = [{ sql: `DELETE FROM main.${table} WHERE ${target} IN (SELECT ${keyNames.join(', ')} FROM (SELECT ${select(unique)} FROM main.${table} EXCEPT SELECT ${select(unique)} FROM source.${table}))`, writes: true }];
   if (values.length > 0) {
     const matched = keys.map((key, index) => `main.${table}.${key} = changed.${keyNames[index]}`).join(' AND ');
-    statements.push(`CREATE TEMP TABLE changed AS SELECT ${select(values)} FROM source.${table} EXCEPT SELECT ${select(values)} FROM main.${table};`);
+    statements.push({ sql: `CREATE TEMP TABLE changed AS SELECT ${select(values)} FROM source.${table} EXCEPT SELECT ${select(values)} FROM main.${table}`, writes: false });
     for (const group of groupByIndexes(copy, table, values)) {
-      statements.push(`UPDATE main.${table} SET (${group.join(', ')}) = (${group.map((column) => `changed.${column}`).join(', ')}) FROM temp.changed
-        WHERE ${matched} AND (${group.map((column) => `main.${table}.${column} IS NOT changed.${column}`).join(' OR ')});`);
+      statements.push({ sql: `UPDATE main.${table} SET (${group.join(', ')}) = (${group.map((column) => `changed.${column}`).join(', ')}) FROM temp.changed
+        WHERE ${matched} AND (${group.map((column) => `main.${table}.${column} IS NOT changed.${column}`).join(' OR ')})`, writes: true });
     }
-    statements.push('DROP TABLE temp.changed;');
+    statements.push({ sql: 'DROP TABLE temp.changed', writes: false });
   }
-  statements.push(`INSERT INTO main.${table} (${[...keys, ...values].join(', ')}) SELECT ${select(values)} FROM source.${table} EXCEPT SELECT ${select(values)} FROM main.${table};`);
-  return statements.join('\n    ');
+  statements.push({ sql: `INSERT INTO main.${table} (${[...keys, ...values].join(', ')}) SELECT ${select(values)} FROM source.${table} EXCEPT SELECT ${select(values)} FROM main.${table}`, writes: true });
+  return statements;
 }
 
 /** The columns of `table` that some unique index (its primary key aside) covers. */
