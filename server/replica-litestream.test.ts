@@ -39,8 +39,8 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
   /** Lists that read the endpoint rows' keys a replica derives from its copy (liveness, latency, the service's uptime). */
   const ENDPOINT_ORDERS = ['/api/v1/endpoints?limit=100', '/api/v1/endpoints?sort=latency&limit=100', '/api/v1/endpoints?live=true&limit=100', '/api/v1/endpoints?live=false&limit=100'];
 
-  const publish = (generation?: number) => publishPublicCopy({
-    databasePath: join(dir, 'index.db'), target: readTarget(TARGET), env: { ...process.env, ...store.env }, output: join(dir, 'whole.db'), generation,
+  const publish = (generation?: number, extra: NodeJS.ProcessEnv = {}) => publishPublicCopy({
+    databasePath: join(dir, 'index.db'), target: readTarget(TARGET), env: { ...process.env, ...store.env, ...extra }, output: join(dir, 'whole.db'), generation,
   });
   const waitFor = async (what: string, done: () => boolean | Promise<boolean>) => {
     const deadline = Date.now() + 30_000;
@@ -185,6 +185,38 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
     await expect(refreshMirror(createS3Client(store.env), 'site', 'index/litestream', capped, 1024)).rejects.toThrow(/over REPLICA_MAX_BYTES \(1024 bytes\)/);
     expect(() => readdirSync(capped)).toThrow(/ENOENT/);
   });
+
+  it('each publish deletes what is past Litestream retention: older generations, older snapshots, the WAL before the oldest kept', async () => {
+    // A snapshot at each publish, and nothing but it kept: a publish lasts less than the interval, so it ends quiet.
+    const retention = { LITESTREAM_SNAPSHOT_INTERVAL: '5s', LITESTREAM_RETENTION: '5s' };
+    const listReplica = async () => {
+      const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
+      const { createS3Client } = await import('../site/publish/target.ts');
+      const listed = await createS3Client(store.env).send(new ListObjectsV2Command({ Bucket: 'site', Prefix: 'index/litestream/' }));
+      return (listed.Contents ?? []).map((object) => /generations\/(\w+)\/(snapshots|wal)\/(\w{8})/.exec(object.Key!)!).map(([, generation, kind, index]) => ({ generation, kind, index: parseInt(index!, 16) }));
+    };
+    const before = new Set((await listReplica()).map(({ generation }) => generation));
+    // A copy made again (as after a migration) starts a new generation.
+    rmSync(join(dir, 'public'), { recursive: true, force: true });
+    for (const name of ['Retained One', 'Retained Two']) {
+      await new Promise((resolve) => setTimeout(resolve, 5_100));
+      upsertServices(db, [makeService({ id: `${name.toLowerCase().replace(' ', '-')}-example-com`, name })], FIXTURE_NOW.toISOString());
+      await publish(undefined, retention);
+    }
+    const objects = await listReplica();
+    const generations = new Set(objects.map(({ generation }) => generation));
+    expect(generations.size).toBe(1);
+    expect(before.has([...generations][0]!)).toBe(false);
+    const oldest = Math.min(...objects.filter(({ kind }) => kind === 'snapshots').map(({ index }) => index));
+    expect(objects.filter(({ kind, index }) => kind === 'wal' && index < oldest)).toEqual([]);
+    expect(objects.filter(({ kind }) => kind === 'snapshots').length).toBeLessThanOrEqual(2);
+    // What is left restores the newest copy.
+    const restored = join(dir, 'pruned.db');
+    await restoreCopy(await mirrorOf(store, dir), restored);
+    const copy = new Database(restored, { readonly: true });
+    expect(copy.prepare(`SELECT count(*) FROM services WHERE id = 'retained-two-example-com'`).pluck().get()).toBe(1);
+    copy.close();
+  }, 60_000);
 });
 
 /** A folder holding every object of the store's Litestream replica, as s3rver keeps them, for a restore of its own. */
