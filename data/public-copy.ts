@@ -140,11 +140,11 @@ export function isCurrentPublicCopy(path: string): boolean {
  * per listed table, the rows whose key is gone are deleted, the changed ones updated, the missing ones inserted
  * (planTableUpdate), all but the derived columns; then the stamp is set to `generation`, unless no row differed: a copy
  * whose rows did not change keeps its stamp, so it is the same file, and neither Litestream nor the upload of
- * `snapshots/index.db.gz` has anything new to send. Answers the copy's stamp. Only the pages holding
- * changed rows and index entries are written, so Litestream,
- * which ships the pages a transaction wrote, ships a small share of the file after a small change. The copy's own
- * connection never checkpoints: Litestream, which holds the file while it is written, does (a checkpoint behind its
- * back would start a new Litestream generation, a whole snapshot for every replica).
+ * `snapshots/index.db.gz` has anything new to send. Answers the copy's stamp. Only the pages holding changed rows and
+ * index entries are written, so Litestream, which ships the pages a transaction wrote, ships a small share of the
+ * file after a small change. The copy's own connection never checkpoints: Litestream, which holds the file while it
+ * is written, does (a checkpoint behind its back would start a new Litestream generation, a whole snapshot for every
+ * replica).
  * @example updatePublicCopy('data/index.db', 'data/public/index.db', Date.now());
  */
 export function updatePublicCopy(sourcePath: string, path: string, generation: number): number {
@@ -188,7 +188,8 @@ export function completePublicCopy(path: string): void {
 
 /**
  * Writes the public copy at `path` compacted into one file at `output` (`VACUUM INTO`), in rollback mode, for a
- * download of the whole copy, with its derived columns set and without Litestream's tables. Reads only: the copy is not checkpointed.
+ * download of the whole copy, with its derived columns set and without Litestream's tables. Reads only: the copy is
+ * not checkpointed.
  * @example exportPublicCopy('data/public/index.db', '/tmp/index.db');
  */
 export function exportPublicCopy(path: string, output: string): void {
