@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DB } from './db.ts';
-import { createPublicCopy, isCurrentPublicCopy, PUBLIC_TABLES, readCopyGeneration, RefusedCopyError, updatePublicCopy, writePublicCopy } from './public-copy.ts';
+import { createPublicCopy, exportPublicCopy, isCurrentPublicCopy, PUBLIC_TABLES, readCopyGeneration, RefusedCopyError, updatePublicCopy, writePublicCopy } from './public-copy.ts';
 import { upsertServices } from './services.ts';
 import { makeService } from './testing.ts';
 
@@ -94,14 +94,30 @@ describe('updatePublicCopy', () => {
       const size = statSync(kept).size + walBytes(kept);
       upsertServices(db, [makeService({ id: 'a-example-com', name: 'Renamed Alpha' }), makeService({ id: 'c-example-com' })], NOW);
       db.prepare(`DELETE FROM services WHERE id = 'bulk-7-example-com'`).run();
+      // Two rows trade a unique value: an update in place of either would meet the other's.
+      const [first, second] = db.prepare(`SELECT service_id, position, id FROM service_endpoints ORDER BY service_id, position LIMIT 2`).all() as Array<{ service_id: string; position: number; id: string }>;
+      const setId = db.prepare('UPDATE service_endpoints SET id = ? WHERE service_id = ? AND position = ?');
+      db.transaction(() => [[`${first!.id}-swap`, first!], [first!.id, second!], [second!.id, first!]].forEach(([id, row]) => {
+        const { service_id, position } = row as { service_id: string; position: number };
+        setId.run(id, service_id, position);
+      }))();
       const before = walBytes(kept);
-      updatePublicCopy(db.name, kept, 2);
+      expect(updatePublicCopy(db.name, kept, 2)).toBe(2);
       expect(walBytes(kept) - before).toBeLessThan(size * 0.1);
+      // Nothing differs now: the copy keeps its stamp and nothing is written.
+      const unchanged = walBytes(kept);
+      expect(updatePublicCopy(db.name, kept, 3)).toBe(2);
+      expect(walBytes(kept)).toBe(unchanged);
     } finally {
       holder.close();
     }
     writePublicCopy(db, join(dir, 'fresh.db'), 2);
-    expect(readRows(kept)).toEqual(readRows(join(dir, 'fresh.db')));
+    // The kept copy leaves the derived columns at their default; its export sets them.
+    exportPublicCopy(kept, join(dir, 'exported.db'));
+    expect(readRows(join(dir, 'exported.db'))).toEqual(readRows(join(dir, 'fresh.db')));
+    const derived = new Database(kept, { readonly: true });
+    expect(derived.prepare(`SELECT count(*) FROM service_endpoints WHERE live IS NOT NULL OR service_uptime_30d IS NOT NULL OR service_source_count <> 0`).pluck().get()).toBe(0);
+    derived.close();
     expect(readCopyGeneration(kept)).toBe(2);
     const copy = new Database(kept, { readonly: true });
     expect(copy.prepare(`SELECT count(*) FROM services_fts WHERE services_fts MATCH 'Renamed'`).pluck().get()).toBe(1);

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrate, type DB } from './db.ts';
+import { deriveServiceKeys } from './migrations/021-endpoint-keys.ts';
 import { migrations } from './migrations/index.ts';
 
 /**
@@ -47,6 +48,17 @@ export const PUBLIC_TABLES: Readonly<Record<string, readonly string[]>> = {
   endpoints_fts: ['rowid', 'text'],
 };
 
+/**
+ * Listed columns a copy holds at their default until `completePublicCopy` derives them from the rest of the copy, as
+ * the writer's triggers derive them: each endpoint row's copies of its service's liveness, latency, flags, 30-day
+ * uptime and directory count, and of its own check (migration 021). A probe pass moves every probed service's uptime
+ * and latency, so copied, they rewrote every endpoint row and its entries in the quality and latency indexes: a
+ * third of what a replica fetched per pass. Deriving them costs a replica one UPDATE over the endpoint rows.
+ */
+export const DERIVED_COLUMNS: Readonly<Record<string, { columns: readonly string[]; derive: string }>> = {
+  service_endpoints: { columns: ['live', 'latency_ms', 'service_flagged', 'service_uptime_30d', 'service_source_count'], derive: deriveServiceKeys },
+};
+
 /** The copy's own table: which publish wrote it. Only copies have it. */
 export const COPY_META_TABLE = 'public_copy';
 
@@ -62,12 +74,13 @@ export class RefusedCopyError extends Error {}
 /**
  * Writes the public copy of `db` to `path`: the schema the migrations make (so its `user_version` is theirs), cut to
  * the allow-list, filled from one read snapshot of `db`, stamped with `generation` (a number each publish makes
- * larger), and compacted into one file.
+ * larger), its derived columns set, and compacted into one file.
  * @example writePublicCopy(db, '/tmp/index.db', Date.now());
  */
 export function writePublicCopy(db: DB, path: string, generation: number): void {
   createPublicCopy(path);
   updatePublicCopy(db.name, path, generation);
+  completePublicCopy(path);
   const written = new Database(path);
   try {
     written.pragma('journal_mode = DELETE');
@@ -124,26 +137,50 @@ export function isCurrentPublicCopy(path: string): boolean {
 
 /**
  * Brings the public copy at `path` up to the database at `sourcePath` in one transaction, writing only what differs:
- * per listed table, the rows whose listed columns changed or whose key is gone are deleted and the rows it lacks are
- * inserted, then the stamp is set to `generation`. Only the pages holding changed rows are written, so Litestream,
- * which ships the pages a transaction wrote, ships a small share of the file after a small change. The copy's own
- * connection never checkpoints: Litestream, which holds the file while it is written, does (a checkpoint behind its
- * back would start a new Litestream generation, a whole snapshot for every replica).
+ * per listed table, the rows whose key is gone are deleted, the changed ones updated, the missing ones inserted
+ * (planTableUpdate), all but the derived columns; then the stamp is set to `generation`, unless no row differed: a copy
+ * whose rows did not change keeps its stamp, so it is the same file, and neither Litestream nor the upload of
+ * `snapshots/index.db.gz` has anything new to send. Answers the copy's stamp. Only the pages holding changed rows and
+ * index entries are written, so Litestream, which ships the pages a transaction wrote, ships a small share of the
+ * file after a small change. The copy's own connection never checkpoints: Litestream, which holds the file while it
+ * is written, does (a checkpoint behind its back would start a new Litestream generation, a whole snapshot for every
+ * replica).
  * @example updatePublicCopy('data/index.db', 'data/public/index.db', Date.now());
  */
-export function updatePublicCopy(sourcePath: string, path: string, generation: number): void {
+export function updatePublicCopy(sourcePath: string, path: string, generation: number): number {
   const copy = new Database(path, { fileMustExist: true });
   try {
     copy.pragma('wal_autocheckpoint = 0');
     // Rows are copied as they stand: a copy mirrors the writer's data, it does not check it again.
     copy.pragma('foreign_keys = OFF');
     copy.prepare('ATTACH DATABASE ? AS source').run(sourcePath);
-    const plans = Object.entries(PUBLIC_TABLES).map(([table, columns]) => planTableUpdate(copy, table, columns));
-    copy.transaction(() => {
-      for (const plan of plans) copy.exec(plan);
+    const plans = Object.entries(PUBLIC_TABLES).flatMap(([table, columns]) => planTableUpdate(copy, table, columns));
+    const stamped = copy.transaction(() => {
+      const written = plans.reduce((sum, { sql, writes }) => sum + (writes ? copy.prepare(sql).run().changes : (copy.exec(sql), 0)), 0);
+      const held = copy.prepare(`SELECT generation FROM ${COPY_META_TABLE} WHERE id = 1`).pluck().get() as number | undefined;
+      if (written === 0 && held !== undefined) return held;
       copy.prepare(`INSERT INTO ${COPY_META_TABLE} (id, generation) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET generation = excluded.generation`).run(generation);
+      return generation;
     }).immediate();
     copy.exec('DETACH DATABASE source');
+    return stamped;
+  } finally {
+    copy.close();
+  }
+}
+
+/**
+ * Sets the derived columns (DERIVED_COLUMNS) of the copy at `path` from the rest of it, in one transaction, so it
+ * answers what the writer answers; a replica runs it on every copy before serving it. Running it again changes
+ * nothing.
+ * @example completePublicCopy('data/replica/index-3.db');
+ */
+export function completePublicCopy(path: string): void {
+  const copy = new Database(path, { fileMustExist: true });
+  try {
+    copy.transaction(() => {
+      for (const { derive } of Object.values(DERIVED_COLUMNS)) copy.exec(derive);
+    }).immediate();
   } finally {
     copy.close();
   }
@@ -151,7 +188,8 @@ export function updatePublicCopy(sourcePath: string, path: string, generation: n
 
 /**
  * Writes the public copy at `path` compacted into one file at `output` (`VACUUM INTO`), in rollback mode, for a
- * download of the whole copy, without Litestream's tables. Reads only: the copy is not checkpointed.
+ * download of the whole copy, with its derived columns set and without Litestream's tables. Reads only: the copy is
+ * not checkpointed.
  * @example exportPublicCopy('data/public/index.db', '/tmp/index.db');
  */
 export function exportPublicCopy(path: string, output: string): void {
@@ -163,9 +201,13 @@ export function exportPublicCopy(path: string, output: string): void {
   } finally {
     copy.close();
   }
+  completePublicCopy(output);
   const exported = new Database(output);
   try {
     exported.pragma('journal_mode = DELETE');
+    // Litestream's counter moves at every publish; zeroing the pages its tables free keeps an unchanged copy's export
+    // the same bytes, so it is not uploaded again.
+    exported.pragma('secure_delete = ON');
     for (const name of exported.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`).pluck().all(`${LITESTREAM_TABLE_PREFIX}%`) as string[]) exported.exec(`DROP TABLE ${name}`);
   } finally {
     exported.close();
@@ -173,18 +215,64 @@ export function exportPublicCopy(path: string, output: string): void {
 }
 
 /**
- * The statements that make `table` in the copy hold the source's listed columns: rows are told apart by their key
- * (the primary key of a table without rowid, else the rowid, which the source keeps for a row's life), and a row
- * counts as changed when any listed column differs (`EXCEPT` compares NULLs as equal).
+ * The statements that make `table` in the copy hold the source's listed columns, writing only what differs: rows are
+ * told apart by their key (the primary key of a table without rowid, else the rowid, which the source keeps for a
+ * row's life), and a row counts as changed when any listed column differs (`EXCEPT` compares NULLs as equal).
+ * A changed row is updated in place, one group of columns at a time (the columns read by the same indexes), and a
+ * group only where it differs: SQLite rewrites a row's entry in every index over a column an UPDATE sets, even to
+ * the same value, so a fast-moving column set alone leaves the other indexes' pages as they were. A row whose key is
+ * gone, or whose unique columns differ (an update could meet a value another row still holds), is deleted and
+ * inserted again. Derived columns (DERIVED_COLUMNS) are not copied: they keep their default.
  */
-function planTableUpdate(copy: DB, table: string, columns: readonly string[]): string {
+function planTableUpdate(copy: DB, table: string, columns: readonly string[]): Array<{ sql: string; writes: boolean }> {
   const keys = readKey(copy, table);
-  const values = columns.filter((column) => column !== 'rowid' && !keys.includes(column));
+  const derived = DERIVED_COLUMNS[table]?.columns ?? [];
+  const values = columns.filter((column) => column !== 'rowid' && !keys.includes(column) && !derived.includes(column));
+  const unique = readUniqueColumns(copy, table).filter((column) => values.includes(column));
   const keyNames = keys.map((_, index) => `k${index}`);
-  const select = [...keys.map((key, index) => `${key} AS ${keyNames[index]}`), ...values].join(', ');
+  const select = (listed: readonly string[]) => [...keys.map((key, index) => `${key} AS ${keyNames[index]}`), ...listed].join(', ');
   const target = keys.length === 1 ? keys[0]! : `(${keys.join(', ')})`;
-  return `DELETE FROM main.${table} WHERE ${target} IN (SELECT ${keyNames.join(', ')} FROM (SELECT ${select} FROM main.${table} EXCEPT SELECT ${select} FROM source.${table}));
-    INSERT INTO main.${table} (${[...keys, ...values].join(', ')}) SELECT ${select} FROM source.${table} EXCEPT SELECT ${select} FROM main.${table};`;
+  const statements = [{ sql: `DELETE FROM main.${table} WHERE ${target} IN (SELECT ${keyNames.join(', ')} FROM (SELECT ${select(unique)} FROM main.${table} EXCEPT SELECT ${select(unique)} FROM source.${table}))`, writes: true }];
+  if (values.length > 0) {
+    const matched = keys.map((key, index) => `main.${table}.${key} = changed.${keyNames[index]}`).join(' AND ');
+    statements.push({ sql: `CREATE TEMP TABLE changed AS SELECT ${select(values)} FROM source.${table} EXCEPT SELECT ${select(values)} FROM main.${table}`, writes: false });
+    for (const group of groupByIndexes(copy, table, values)) {
+      statements.push({ sql: `UPDATE main.${table} SET (${group.join(', ')}) = (${group.map((column) => `changed.${column}`).join(', ')}) FROM temp.changed
+        WHERE ${matched} AND (${group.map((column) => `main.${table}.${column} IS NOT changed.${column}`).join(' OR ')})`, writes: true });
+    }
+    statements.push({ sql: 'DROP TABLE temp.changed', writes: false });
+  }
+  statements.push({ sql: `INSERT INTO main.${table} (${[...keys, ...values].join(', ')}) SELECT ${select(values)} FROM source.${table} EXCEPT SELECT ${select(values)} FROM main.${table}`, writes: true });
+  return statements;
+}
+
+/** The columns of `table` that some unique index (its primary key aside) covers. */
+function readUniqueColumns(copy: DB, table: string): string[] {
+  const indexes = copy.prepare(`SELECT name FROM pragma_index_list(?) WHERE "unique" = 1 AND origin <> 'pk'`).pluck().all(table) as string[];
+  return [...new Set(indexes.flatMap((index) => readIndexColumns(copy, index)))];
+}
+
+/** `columns` in groups of those the same indexes read (the columns no index reads make one group). */
+function groupByIndexes(copy: DB, table: string, columns: readonly string[]): string[][] {
+  const indexes = copy.prepare('SELECT name FROM pragma_index_list(?)').pluck().all(table) as string[];
+  const readers = new Map(indexes.map((index) => [index, readIndexColumns(copy, index)]));
+  const groups = new Map<string, string[]>();
+  for (const column of columns) {
+    const by = indexes.filter((index) => readers.get(index)!.includes(column)).join(' ');
+    groups.set(by, [...(groups.get(by) ?? []), column]);
+  }
+  return [...groups.values()];
+}
+
+/** The columns an index reads: its key columns, and every column its expressions or WHERE clause name. */
+function readIndexColumns(copy: DB, index: string): string[] {
+  const named = copy.prepare('SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL').pluck().all(index) as string[];
+  const sql = copy.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).pluck().get(index) as string | null | undefined;
+  if (!sql) return named;
+  const table = copy.prepare(`SELECT tbl_name FROM sqlite_master WHERE name = ?`).pluck().get(index) as string;
+  const body = sql.slice(sql.indexOf('('));
+  const mentioned = readColumns(copy, table).filter((column) => new RegExp(`\\b${column}\\b`).test(body));
+  return [...new Set([...named, ...mentioned])];
 }
 
 /** The columns that tell a table's rows apart: its primary key when it has no rowid, else the rowid. */

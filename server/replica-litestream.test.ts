@@ -12,6 +12,7 @@ import { writeDatabaseCopy } from '../data/backup.ts';
 import { openDatabase, type DB } from '../data/db.ts';
 import { restoreCopy } from '../data/litestream.ts';
 import { COPY_META_TABLE, LITESTREAM_TABLE_PREFIX, PUBLIC_TABLES } from '../data/public-copy.ts';
+import { recordProbes } from '../data/probes.ts';
 import { upsertServices } from '../data/services.ts';
 import { makeService } from '../data/testing.ts';
 import { publishPublicCopy } from '../site/publish/public-copy.ts';
@@ -35,9 +36,11 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
   let replicaUrl: string;
   const logs: string[] = [];
   const TARGET = 's3://site/index';
+  /** Lists that read the endpoint rows' keys a replica derives from its copy (liveness, latency, the service's uptime). */
+  const ENDPOINT_ORDERS = ['/api/v1/endpoints?limit=100', '/api/v1/endpoints?sort=latency&limit=100', '/api/v1/endpoints?live=true&limit=100', '/api/v1/endpoints?live=false&limit=100'];
 
-  const publish = (generation?: number) => publishPublicCopy({
-    databasePath: join(dir, 'index.db'), target: readTarget(TARGET), env: { ...process.env, ...store.env }, output: join(dir, 'whole.db'), generation,
+  const publish = (generation?: number, extra: NodeJS.ProcessEnv = {}) => publishPublicCopy({
+    databasePath: join(dir, 'index.db'), target: readTarget(TARGET), env: { ...process.env, ...store.env, ...extra }, output: join(dir, 'whole.db'), generation,
   });
   const waitFor = async (what: string, done: () => boolean | Promise<boolean>) => {
     const deadline = Date.now() + 30_000;
@@ -80,7 +83,7 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
   });
 
   it('restores the copy from the store and answers reads as the primary does', async () => {
-    for (const path of ['/api/v1/services?limit=50', '/api/v1/services/alpha-example-com', '/api/v1/stats', '/api/v1/services?q=weather', '/api/v1/endpoints?q=forecast']) {
+    for (const path of ['/api/v1/services?limit=50', '/api/v1/services/alpha-example-com', '/api/v1/stats', '/api/v1/services?q=weather', '/api/v1/endpoints?q=forecast', ...ENDPOINT_ORDERS]) {
       expect(await json(replicaUrl, path), path).toEqual(await json(primaryUrl, path));
     }
     expect((await fetch(`${replicaUrl}/services/alpha-example-com`)).status).toBe(200);
@@ -130,8 +133,27 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
     await waitFor('refused the older copy', () => logs.some((line) => /refused a new copy: generation 1 is not newer/.test(line)));
     expect((await fetch(`${replicaUrl}/api/v1/services/older-example-com`)).status).toBe(404);
     expect((await fetch(`${replicaUrl}/api/v1/services/swapped-example-com`)).status).toBe(200);
+    // A publish stamps a new copy only when a public row differs.
+    upsertServices(db, [makeService({ id: 'newer-example-com', name: 'Stamped Newer' })], FIXTURE_NOW.toISOString());
     await publish();
     await waitFor('swapped in the newer copy', async () => (await fetch(`${replicaUrl}/api/v1/services/older-example-com`)).status === 200);
+  }, 60_000);
+
+  it('after a pass that gives every service a new check, fetches a small share and answers the endpoint lists as the primary does', async () => {
+    const ids = db.prepare('SELECT id, live FROM services ORDER BY id').all() as Array<{ id: string; live: number | null }>;
+    // Every service checked again, a few of them changing state, as a probe pass at scale does.
+    const at = new Date(FIXTURE_NOW.getTime() + 300_000).toISOString();
+    recordProbes(db, ids.map(({ id, live }, k) => {
+      const ok = k % 50 === 0 ? live !== 1 : live === 1;
+      return { service_id: id, probed_at: at, ok, status_code: ok ? 402 : 404, method: 'GET', latency_ms: 40 + ((k * 37) % 400), reason: ok ? null : 'no payment challenge (HTTP 404)', detected_rails: ok ? ['x402'] : [] };
+    }));
+    const refreshes = fetchedBytes().length;
+    const kept = await publish();
+    await waitFor('swapped in the copy of the pass', async () => fetchedBytes().length > refreshes
+      && (await json(replicaUrl, '/api/v1/stats') as { last_probe_at?: string }).last_probe_at === at);
+    // Under the 10 % target with room: the endpoint rows, whose copied service keys every pass moves, are not shipped.
+    expect(fetchedBytes().at(-1)! / readFileSync(kept).length).toBeLessThan(0.08);
+    for (const path of ENDPOINT_ORDERS) expect(await json(replicaUrl, path), path).toEqual(await json(primaryUrl, path));
   }, 60_000);
 
   it('the Litestream replica and the copies restored from it hold public data only', async () => {
@@ -163,6 +185,38 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
     await expect(refreshMirror(createS3Client(store.env), 'site', 'index/litestream', capped, 1024)).rejects.toThrow(/over REPLICA_MAX_BYTES \(1024 bytes\)/);
     expect(() => readdirSync(capped)).toThrow(/ENOENT/);
   });
+
+  it('each publish deletes what is past Litestream retention: older generations, older snapshots, the WAL before the oldest kept', async () => {
+    // A snapshot at each publish, and nothing but it kept: a publish lasts less than the interval, so it ends quiet.
+    const retention = { LITESTREAM_SNAPSHOT_INTERVAL: '5s', LITESTREAM_RETENTION: '5s' };
+    const listReplica = async () => {
+      const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
+      const { createS3Client } = await import('../site/publish/target.ts');
+      const listed = await createS3Client(store.env).send(new ListObjectsV2Command({ Bucket: 'site', Prefix: 'index/litestream/' }));
+      return (listed.Contents ?? []).map((object) => /generations\/(\w+)\/(snapshots|wal)\/(\w{8})/.exec(object.Key!)!).map(([, generation, kind, index]) => ({ generation, kind, index: parseInt(index!, 16) }));
+    };
+    const before = new Set((await listReplica()).map(({ generation }) => generation));
+    // A copy made again (as after a migration) starts a new generation.
+    rmSync(join(dir, 'public'), { recursive: true, force: true });
+    for (const name of ['Retained One', 'Retained Two']) {
+      await new Promise((resolve) => setTimeout(resolve, 5_100));
+      upsertServices(db, [makeService({ id: `${name.toLowerCase().replace(' ', '-')}-example-com`, name })], FIXTURE_NOW.toISOString());
+      await publish(undefined, retention);
+    }
+    const objects = await listReplica();
+    const generations = new Set(objects.map(({ generation }) => generation));
+    expect(generations.size).toBe(1);
+    expect(before.has([...generations][0]!)).toBe(false);
+    const oldest = Math.min(...objects.filter(({ kind }) => kind === 'snapshots').map(({ index }) => index));
+    expect(objects.filter(({ kind, index }) => kind === 'wal' && index < oldest)).toEqual([]);
+    expect(objects.filter(({ kind }) => kind === 'snapshots').length).toBeLessThanOrEqual(2);
+    // What is left restores the newest copy.
+    const restored = join(dir, 'pruned.db');
+    await restoreCopy(await mirrorOf(store, dir), restored);
+    const copy = new Database(restored, { readonly: true });
+    expect(copy.prepare(`SELECT count(*) FROM services WHERE id = 'retained-two-example-com'`).pluck().get()).toBe(1);
+    copy.close();
+  }, 60_000);
 });
 
 /** A folder holding every object of the store's Litestream replica, as s3rver keeps them, for a restore of its own. */

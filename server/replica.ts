@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openDatabase, type DB } from '../data/db.ts';
 import { litestreamPath, restoreCopy } from '../data/litestream.ts';
 import { SERVER_PROCESS } from '../processes.ts';
-import { readCopyGeneration, RefusedCopyError } from '../data/public-copy.ts';
+import { completePublicCopy, readCopyGeneration, RefusedCopyError } from '../data/public-copy.ts';
 import { readSiteOptions } from '../site/build/config.ts';
 import { createSite } from '../site/build/site.ts';
 import { createS3Client, readTarget } from '../site/publish/target.ts';
@@ -49,7 +49,10 @@ export async function serveReplica(env: NodeJS.ProcessEnv, log: (line: string) =
   let sequence = 0;
   const fetchCopy = replica.source.startsWith('s3://') ? followLitestream(env, replica, log) : downloadWhole(replica);
 
-  /** Fetches and checks a copy newer than `served`: its path and generation, or null when the store has no other. */
+  /**
+   * Fetches and checks a copy newer than `served` and derives the columns a copy leaves out: its path and generation,
+   * or null when the store has no other.
+   */
   const download = async (seen: CopyVersion | null, served: number) => {
     const path = join(replica.dir, `index-${++sequence}.db`);
     const version = await fetchCopy(seen, path);
@@ -57,6 +60,7 @@ export async function serveReplica(env: NodeJS.ProcessEnv, log: (line: string) =
     try {
       const generation = readCopyGeneration(path);
       if (generation <= served) throw new RefusedCopyError(`generation ${generation} is not newer than the one served (${served})`);
+      completePublicCopy(path);
       return { path, version, generation };
     } catch (error) {
       removeCopy(path);

@@ -40,6 +40,14 @@ const deriveRows = (where: string) => `UPDATE service_endpoints SET live = ${liv
     service_source_count = json_array_length(s.sources), terms = ${termsOf('service_endpoints')}
   FROM services s WHERE s.id = service_endpoints.service_id AND ${where};`;
 
+/**
+ * Sets, on every endpoint row, the keys it takes from its service and its own check (all but `terms`): what a replica
+ * runs on a public copy, which leaves them out (data/public-copy.ts).
+ */
+export const deriveServiceKeys = `UPDATE service_endpoints AS e SET live = ${liveOf('e', 's')}, latency_ms = ${latencyOf('e', 's')},
+    service_flagged = s.flags <> '[]', service_uptime_30d = s.uptime_30d, service_source_count = json_array_length(s.sources)
+  FROM services s WHERE s.id = e.service_id;`;
+
 /** Adds (`sign` 1) or takes away (-1) the endpoint `row` (NEW or OLD) in the term tallies, `when` holds; empties are dropped. */
 const tallyTerms = (row: string, sign: 1 | -1, when = 'true') => sign === 1
   ? `INSERT INTO endpoint_tallies (term, total, live)

@@ -51,9 +51,12 @@ export function createS3Client(env: NodeJS.ProcessEnv, overrides: S3ClientConfig
 
 /**
  * The Litestream replica a publish to `target` keeps (`<prefix>litestream/`), in the store the environment names;
- * `LITESTREAM_SNAPSHOT_INTERVAL` (default 1h) and `LITESTREAM_RETENTION` (default 72h) as Go durations. A replica
+ * `LITESTREAM_SNAPSHOT_INTERVAL` (default 1h) and `LITESTREAM_RETENTION` (default 2h) as Go durations. A replica
  * fetches each new snapshot whole and the WAL after it, and restores from both at every refresh: the interval bounds
- * a restore's work (an hour of passes' WAL) at the cost of one snapshot an hour.
+ * a restore's work (an hour of passes' WAL) at the cost of one snapshot an hour. A replica needs only the newest
+ * snapshot and the WAL after it, and the copy is rebuilt from the writer's database, never restored to an earlier
+ * time, so retention only has to outlast a snapshot interval: the store then holds two or three snapshots and the WAL
+ * since the oldest.
  * @example const replica = readLitestreamReplica(process.env, readTarget('s3://bucket/index'));
  */
 export function readLitestreamReplica(env: NodeJS.ProcessEnv, target: PublishTarget): LitestreamReplica {
@@ -69,6 +72,6 @@ export function readLitestreamReplica(env: NodeJS.ProcessEnv, target: PublishTar
     region: env.S3_REGION || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
     forcePathStyle: ['1', 'true', 'yes'].includes((env.S3_FORCE_PATH_STYLE ?? '').toLowerCase()),
     snapshotInterval: duration('LITESTREAM_SNAPSHOT_INTERVAL', '1h'),
-    retention: duration('LITESTREAM_RETENTION', '72h'),
+    retention: duration('LITESTREAM_RETENTION', '2h'),
   };
 }
