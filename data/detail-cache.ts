@@ -7,7 +7,7 @@ import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, li
  * Detail answers held in memory, so a lookup of a service asked for recently costs no SQLite read (the read is most
  * of a lookup's time: BENCHMARKS.md). They are kept LZ4-compressed in one ring of bytes allocated once, which bounds
  * the memory whatever the traffic, and evicts without leaving garbage for V8 to collect: about 20,000 answers fit in
- * the default 22 MB. An answer is forgotten when its service is rewritten, by this process or any other: the cache
+ * the default 19 MB. An answer is forgotten when its service is rewritten, by this process or any other: the cache
  * asks SQLite which details were rewritten since the last revision it saw (data/service-detail.ts); at once after a
  * write of this process, at most FRESHNESS_CHECK_MS after another's.
  */
