@@ -137,6 +137,22 @@ describe('createDetailCache', () => {
     expect(details.read('no-such-test')).toBeNull();
   });
 
+  it('gives back every answer byte for byte, whether its service was written before the cache sampled its dictionary or after', () => {
+    const db = openTestDatabase();
+    const named = (from: number, to: number) => Array.from({ length: to - from }, (_, k) =>
+      makeService({ id: `s${from + k}-test`, name: `Service ${from + k} ☕`, description: 'x'.repeat((from + k) * 97) }));
+    upsertServices(db, named(0, 6), NOW);
+    const details = createDetailCache(db);
+    // The sampled services change after the dictionary was read from them: what the cache holds must not.
+    upsertServices(db, [...named(0, 6).map((service) => ({ ...service, name: `${service.name} renamed` })), ...named(6, 12)], NOW);
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 12; i++) {
+        const stored = readServiceDetail(db, `s${i}-test`)!;
+        expect(details.read(`s${i}-test`)!.body.toString('utf8')).toBe(stored.body);
+      }
+    }
+  });
+
   it('answers from memory what it holds: a row changed without a new revision is not read again', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' })], NOW);

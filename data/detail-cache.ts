@@ -1,13 +1,13 @@
 import { compressSync, uncompressSync } from 'lz4-napi';
 import type { ServiceDetail } from '../domain/schemas.ts';
 import type { DB } from './db.ts';
-import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, readServiceDetail } from './service-detail.ts';
+import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, listNewestDetailBodies, readServiceDetail } from './service-detail.ts';
 
 /*
  * Detail answers held in memory, so a lookup of a service asked for recently costs no SQLite read (the read is most
  * of a lookup's time: BENCHMARKS.md). They are kept LZ4-compressed in one ring of bytes allocated once, which bounds
  * the memory whatever the traffic, and evicts without leaving garbage for V8 to collect: about 20,000 answers fit in
- * the default 22 MB. An answer is forgotten when its service is rewritten, by this process or any other: the cache
+ * the default 19 MB. An answer is forgotten when its service is rewritten, by this process or any other: the cache
  * asks SQLite which details were rewritten since the last revision it saw (data/service-detail.ts); at once after a
  * write of this process, at most FRESHNESS_CHECK_MS after another's.
  */
@@ -25,10 +25,10 @@ export const FRESHNESS_CHECK_MS = 10;
 const FORGET_ONE_BY_ONE = 1024;
 
 /**
- * The ring's size: about 20,000 answers (a fifth of the 100,000-service benchmark) of about 1,150 bytes compressed,
+ * The ring's size: about 20,000 answers (a fifth of the 100,000-service benchmark) of about 950 bytes compressed,
  * with every listed endpoint record in the answer (6.2 KB raw on average).
  */
-export const DETAIL_CACHE_BYTES = 22 * 1024 * 1024;
+export const DETAIL_CACHE_BYTES = 19 * 1024 * 1024;
 
 /**
  * The start of every compressed answer: LZ4 can refer back into it, so the keys and common values an answer
@@ -70,6 +70,27 @@ const DICTIONARY = Buffer.from(JSON.stringify({
   owner: null,
 } satisfies ServiceDetail));
 
+/**
+ * Besides the fixed part, the dictionary holds a few answers the database holds (the newest written), up to this
+ * many bytes: answers share more with each other than with any fixed text (their endpoints' offers, URLs and checks),
+ * so each is compressed about a fifth smaller. LZ4 reads at most 64 KiB of dictionary.
+ */
+const SAMPLED_ANSWERS = 4;
+const SAMPLED_BYTES = 32 * 1024;
+
+/** The dictionary of one cache: sampled answers, then the fixed part (read once: every held answer depends on it). */
+function toDictionary(db: DB): Buffer {
+  const sampled: Buffer[] = [];
+  let bytes = 0;
+  for (const body of listNewestDetailBodies(db, SAMPLED_ANSWERS)) {
+    const answer = Buffer.from(body);
+    if (bytes + answer.length > SAMPLED_BYTES) break;
+    sampled.push(answer);
+    bytes += answer.length;
+  }
+  return Buffer.concat([...sampled, DICTIONARY]);
+}
+
 /** A detail answer as UTF-8 JSON bytes, with its digest (data/digest.ts). */
 export interface CachedDetail {
   body: Buffer;
@@ -86,6 +107,7 @@ export interface DetailCache {
  */
 export function createDetailCache(db: DB, capacityBytes = DETAIL_CACHE_BYTES): DetailCache {
   const ring = new AnswerRing(capacityBytes);
+  const dictionary = toDictionary(db);
   const freshness = { revision: getLatestDetailRevision(db), writes: countDetailWrites(db), checkedAt: performance.now() };
   const forgetRewritten = () => {
     const changed = listDetailsChangedSince(db, freshness.revision, FORGET_ONE_BY_ONE + 1);
@@ -108,11 +130,11 @@ export function createDetailCache(db: DB, capacityBytes = DETAIL_CACHE_BYTES): D
         forgetRewritten();
       }
       const held = ring.get(id);
-      if (held) return { body: uncompressSync(held.bytes, DICTIONARY), digest: held.digest };
+      if (held) return { body: uncompressSync(held.bytes, dictionary), digest: held.digest };
       const stored = readServiceDetail(db, id);
       if (!stored) return null;
       const body = Buffer.from(stored.body);
-      ring.put(id, compressSync(body, DICTIONARY), stored.digest);
+      ring.put(id, compressSync(body, dictionary), stored.digest);
       return { body, digest: stored.digest };
     },
   };

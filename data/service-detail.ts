@@ -23,6 +23,7 @@ const statements = preparedOnce({
   write: `INSERT INTO service_details (service_id, body, digest, revision) VALUES (?, ?, ?, ?)
     ON CONFLICT (service_id) DO UPDATE SET body = excluded.body, digest = excluded.digest, revision = excluded.revision`,
   latestRevision: `SELECT value FROM detail_revision`,
+  newest: `SELECT body FROM service_details ORDER BY revision DESC LIMIT ?`,
   // A deleted service's answer is gone too: its tombstone (migration 014) carries the revision of its going.
   changedSince: `SELECT service_id, revision FROM service_details WHERE revision > @after
     UNION ALL SELECT service_id, revision FROM detail_tombstones WHERE revision > @after ORDER BY revision LIMIT @limit`,
@@ -48,6 +49,14 @@ export function readServiceDetail(db: DB, id: string): StoredDetail | null {
   const service = getService(db, id);
   const body = service && renderServiceDetail(db, service, getUptimeFigures(db, id, new Date()).uptime);
   return body === null ? null : { body, digest: digest(body) };
+}
+
+/**
+ * The bodies of the `count` detail answers written last, newest first.
+ * @example listNewestDetailBodies(db, 4); // ['{"id":"api-example-com",...}', ...]
+ */
+export function listNewestDetailBodies(db: DB, count: number): string[] {
+  return statements(db).newest.pluck().all(count) as string[];
 }
 
 const writesInProcess = new WeakMap<DB, number>();

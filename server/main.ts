@@ -1,6 +1,6 @@
 import { formatInterval, startCrawlSchedule } from '../crawler/schedule.ts';
 import { openDatabase } from '../data/db.ts';
-import { SERVER_PROCESS } from '../processes.ts';
+import { keepSettingsOwn, SERVER_PROCESS } from '../processes.ts';
 import { readSeed, seedIfEmpty } from '../data/seed.ts';
 import { readSiteOptions } from '../site/build/config.ts';
 import { createSite } from '../site/build/site.ts';
@@ -15,6 +15,8 @@ import { serveReplica } from './replica.ts';
  * probe pass every PROBE_INTERVAL and discovery every DISCOVERY_INTERVAL (`--no-crawl` turns that off).
  * With REPLICA_OF it is a read replica instead (server/replica.ts): no database of its own, no crawls.
  */
+keepSettingsOwn(SERVER_PROCESS);
+
 if (readReplicaConfig(process.env)) {
   const replica = await serveReplica(process.env).catch((error) => {
     console.error(`replica: ${error instanceof Error ? error.message : error}`);

@@ -80,6 +80,21 @@ const errorOf = (result: ToolResult) => {
   return ErrorResponse.parse(JSON.parse((result.content as Array<{ text: string }>)[0]!.text));
 };
 
+// Tools are built on first use (api/mcp/server.ts): a process whose first request calls one, before any listing.
+it('answers a tool called before any listing, its arguments checked, then lists every tool', async () => {
+  const client = await connectStdio();
+  try {
+    const refused = await client.callTool({ name: 'get_services', arguments: { ids: 'beta-test' } });
+    expect(refused.isError).toBe(true);
+    expect(errorOf(refused).error.message).toContain('The argument `ids` must be array; got "beta-test".');
+    const found = await client.callTool({ name: 'search_services', arguments: { q: 'weather' } });
+    expect((structured(found).services as Array<{ id: string }>).map((service) => service.id).sort()).toEqual(['alpha-test', 'gamma-test']);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
+  } finally {
+    await client.close();
+  }
+}, 30_000);
+
 describe.each([
   ['Streamable HTTP at /mcp', connectHttp],
   ['stdio (npm run mcp)', connectStdio],

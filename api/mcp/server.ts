@@ -46,8 +46,23 @@ interface McpTool {
  */
 const VALIDATOR = new AjvJsonSchemaValidator();
 
-const TOOLS: ReadonlyMap<string, McpTool> = new Map(OPERATIONS.flatMap((operation) => (operation.tool ? [toTool(operation)] : []))
-  .map((tool) => [tool.description.name, tool]));
+/** The operation behind each tool, by the tool's name. */
+const TOOL_OPERATIONS: ReadonlyMap<string, Operation> = new Map(OPERATIONS.flatMap((operation) => (operation.tool ? [[operation.tool.name, operation] as const] : [])));
+
+/**
+ * Each tool is built (its JSON Schemas derived, its argument check compiled) when first listed or called: a server
+ * whose agents only search does not hold every tool's schemas and compiled check.
+ */
+const builtTools = new Map<string, McpTool>();
+
+function toolNamed(name: string): McpTool | undefined {
+  let tool = builtTools.get(name);
+  const operation = TOOL_OPERATIONS.get(name);
+  if (!tool && operation) builtTools.set(name, (tool = toTool(operation)));
+  return tool;
+}
+
+const listTools = (): Tool[] => [...TOOL_OPERATIONS.keys()].map((name) => toolNamed(name)!.description);
 
 /**
  * An MCP server answering the index's tools in `context` (a new one per request over HTTP, one for the stdio process).
@@ -57,7 +72,7 @@ export function createMcpServer(context: OperationContext): Server {
   const server = new Server({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, {
     capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: VALIDATOR,
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...TOOLS.values()].map((tool) => tool.description) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(request.params.name, request.params.arguments ?? {}, context));
   return server;
 }
@@ -65,7 +80,7 @@ export function createMcpServer(context: OperationContext): Server {
 /** Calls a tool: never throws; a failure is `isError: true` carrying the Error shape the REST route would answer. */
 async function callTool(name: string, args: Record<string, unknown>, context: OperationContext): Promise<CallToolResult> {
   try {
-    const tool = TOOLS.get(name);
+    const tool = toolNamed(name);
     if (!tool) throw new UnknownTool(name);
     const input = toInput(tool, args);
     const body = toJsonValue(await tool.operation.handle(input as never, context));
@@ -98,7 +113,7 @@ class UnknownTool extends Error {
 }
 
 function unknownToolBody(name: string) {
-  const known = [...TOOLS.keys()].join(', ');
+  const known = [...TOOL_OPERATIONS.keys()].join(', ');
   return { body: { error: { code: 'not_found', message: `No tool named "${name.slice(0, 100)}". The tools are: ${known}.` } } };
 }
 

@@ -38,7 +38,8 @@ export function prepareDatabase(count: number): BenchDatabase {
   const path = join(CACHE_DIR, `services-${count}-${key}.db`);
   const summaryPath = `${path}.json`;
   if (existsSync(path) && existsSync(summaryPath)) {
-    return { ...(JSON.parse(readFileSync(summaryPath, 'utf8')) as Omit<BenchDatabase, 'cached'>), cached: true };
+    // The path is this directory's, not the summary's: a cache copied from another temp directory names that one.
+    return { ...(JSON.parse(readFileSync(summaryPath, 'utf8')) as Omit<BenchDatabase, 'cached'>), path, cached: true };
   }
 
   mkdirSync(CACHE_DIR, { recursive: true });

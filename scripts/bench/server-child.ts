@@ -26,6 +26,7 @@ const STOP_TIMEOUT_MS = 5_000;
 export async function startServer(script: string, args: string[]): Promise<ServerChild> {
   const child = fork(await compiledChild(`scripts/bench/${script}`), args, {
     execArgv: [...SERVER_PROCESS.nodeArgs],
+    env: { ...SERVER_PROCESS.env, ...process.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { url } = await nextMessage(child, 'ready', REPLY_TIMEOUT_MS).catch((error: unknown) => {
