@@ -44,16 +44,18 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
   const { store } = options;
   await store.assertWritable();
   const files = await listPublishFiles(options.root, options.extra ?? {});
-  const sources = new Map(files.map((file) => [file.path, file.source]));
+  const byPath = new Map(files.map((file) => [file.path, file]));
   const manifest = await store.readManifest();
-  const links = await readLinks(options.root, listChangedFiles(files, manifest), new Set(sources.keys()));
+  const links = await readLinks(options.root, listChangedFiles(files, manifest), byPath);
   const plan = toPublishPlan(files, manifest, links);
+  links.clear();
   const uploads = plan.waves.flat();
   const bytes = uploads.reduce((sum, file) => sum + file.size, 0);
   options.onStart?.({ uploads: uploads.length, bytes, unchanged: plan.unchanged, deletions: plan.deletions.length });
 
-  // Entries being uploaded are marked unknown before their wave starts, so a stop mid-wave re-uploads them.
-  const entries: Manifest['files'] = { ...manifest.files };
+  // Entries being uploaded are marked unknown before their wave starts, so a stop mid-wave re-uploads them. The
+  // manifest read is updated in place: the plan is made, and a copy of 400,000 entries is memory the publish lacks.
+  const entries: Manifest['files'] = manifest.files;
   // What was uploaded, as read at its upload: a page re-rendered since it was listed is recorded as stored.
   const stored = new Map<string, { digest: string; size: number }>();
   const mark = (wave: readonly PublishFile[] | undefined, done: readonly PublishFile[]) => {
@@ -64,7 +66,7 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
   if (plan.waves.length > 0) await mark(plan.waves[0], []);
   for (const [index, wave] of plan.waves.entries()) {
     await forEachConcurrent(wave, options.concurrency ?? DEFAULT_CONCURRENCY, async (file) => {
-      const body = await readSource(sources.get(file.path)!, file.path);
+      const body = await readSource(toSource(options.root, byPath.get(file.path)!), file.path);
       await store.put(file.path, body, file);
       stored.set(file.path, { digest: toDigest(body, file), size: body.length });
       options.onUpload?.(file);
@@ -80,9 +82,11 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
 }
 
 interface SourcedFile extends PublishFile {
-  /** The file on disk. */
-  source: string;
+  /** The file on disk, when it is not the file at `path` in the release (the extra files). */
+  source?: string;
 }
+
+const toSource = (root: string, file: SourcedFile) => file.source ?? join(root, file.path);
 
 /**
  * Every file of the release (dotfiles and dot folders left out: build records, never served) and the extra
@@ -103,11 +107,14 @@ export async function listPublishFiles(root: string, extra: Record<string, strin
     const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path) };
     const seen = await stat(source).catch(() => null);
     const known = seen && cached[path];
-    const digest = known && known.size === seen.size && known.mtimeMs === seen.mtimeMs && known.headers === toHeaderText(headers)
+    // What was read is let go as it is used: two caches of 400,000 entries at once is memory the publish lacks.
+    delete cached[path];
+    const headerText = toHeaderText(headers);
+    const digest = known && known.size === seen.size && known.mtimeMs === seen.mtimeMs && known.headers === headerText
       ? known.digest
       : toDigest(await readSource(source, path), headers);
-    if (seen) fresh[path] = { size: seen.size, mtimeMs: seen.mtimeMs, headers: toHeaderText(headers), digest };
-    files.push({ path, size: seen?.size ?? 0, digest, ...headers, source });
+    if (seen) fresh[path] = { size: seen.size, mtimeMs: seen.mtimeMs, headers: headerText, digest };
+    files.push({ path, size: seen?.size ?? 0, digest, ...headers });
   });
   for (const [path, source] of Object.entries(extra)) {
     const body = await readSource(source, path);
@@ -140,7 +147,15 @@ async function writeDigestCache(root: string, cache: DigestCache): Promise<void>
 }
 
 // Ends with a newline: the digests in stores' manifests were made so, and a changed digest re-uploads every file.
-const toHeaderText = (headers: Pick<PublishFile, 'contentType' | 'cacheControl'>) => `${headers.contentType}\n${headers.cacheControl}\n`;
+// One string per pair of headers, however many files share it (a release has a handful of pairs and 400,000 files).
+const headerTexts = new Map<string, string>();
+function toHeaderText(headers: Pick<PublishFile, 'contentType' | 'cacheControl'>): string {
+  const text = `${headers.contentType}\n${headers.cacheControl}\n`;
+  const known = headerTexts.get(text);
+  if (known !== undefined) return known;
+  headerTexts.set(text, text);
+  return text;
+}
 
 /** The digest of a file as stored: its content and the headers it is stored with. */
 function toDigest(body: Uint8Array, headers: Pick<PublishFile, 'contentType' | 'cacheControl'>): string {
