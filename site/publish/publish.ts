@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { toCacheControl, toContentType } from '../../api/release-headers.ts';
 import { forEachConcurrent } from '../build/concurrent.ts';
+import { byCacheOrder, readDigestCache, writeDigestCache, type SeenFile } from './digest-cache.ts';
 import { readLinks } from './links.ts';
 import { listChangedFiles, toPublishPlan, type Manifest, type PublishFile } from './plan.ts';
 import { PublishError, type Store } from './store.ts';
@@ -90,60 +91,51 @@ const toSource = (root: string, file: SourcedFile) => file.source ?? join(root, 
 
 /**
  * Every file of the release (dotfiles and dot folders left out: build records, never served) and the extra
- * files, with the digest each would be stored under. A release file whose size and modification time match the
- * release's digest cache (`.publish-digests.json`, written here) is not read again: a page rendered since is a new
- * file with a new time.
+ * files, with the digest each would be stored under. A release file whose size, modification time and headers
+ * match the release's digest cache (site/publish/digest-cache.ts, written here) is not read again: a page rendered
+ * since is a new file with a new time.
  */
 export async function listPublishFiles(root: string, extra: Record<string, string>): Promise<SourcedFile[]> {
   const found = (await readdir(root, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')));
-  const cached = await readDigestCache(root);
-  const fresh: DigestCache = {};
-  const files: SourcedFile[] = [];
-  await forEachConcurrent(found, 32, async (path) => {
-    const source = join(root, path);
+    .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')))
+    .sort(byCacheOrder);
+  const seen: Array<SeenFile & SourcedFile> = new Array(found.length);
+  await forEachConcurrent(Array.from(found.keys()), 32, async (k) => {
+    const path = found[k]!;
     const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path) };
-    const seen = await stat(source).catch(() => null);
-    const known = seen && cached[path];
-    // What was read is let go as it is used: two caches of 400,000 entries at once is memory the publish lacks.
-    delete cached[path];
-    const headerText = toHeaderText(headers);
-    const digest = known && known.size === seen.size && known.mtimeMs === seen.mtimeMs && known.headers === headerText
-      ? known.digest
-      : toDigest(await readSource(source, path), headers);
-    if (seen) fresh[path] = { size: seen.size, mtimeMs: seen.mtimeMs, headers: headerText, digest };
-    files.push({ path, size: seen?.size ?? 0, digest, ...headers });
+    const stats = await stat(join(root, path)).catch(() => null);
+    seen[k] = { path, size: stats?.size ?? 0, mtimeMs: stats?.mtimeMs ?? null, headers: toHeaderText(headers), digest: '', ...headers };
   });
+  const unread = await applyDigestCache(root, seen);
+  await forEachConcurrent(unread, 32, async (file) => {
+    file.digest = toDigest(await readSource(join(root, file.path), file.path), file);
+  });
+  await writeDigestCache(root, seen);
+  const files: SourcedFile[] = seen;
   for (const [path, source] of Object.entries(extra)) {
     const body = await readSource(source, path);
     const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path) };
     files.push({ path, size: body.length, digest: toDigest(body, headers), ...headers, source });
   }
-  await writeDigestCache(root, fresh);
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** Digests of a release's files as last read, by path. */
-type DigestCache = Record<string, { size: number; mtimeMs: number; headers: string; digest: string }>;
-
-const DIGEST_CACHE = '.publish-digests.json';
-
-async function readDigestCache(root: string): Promise<DigestCache> {
-  try {
-    return JSON.parse(await readFile(join(root, DIGEST_CACHE), 'utf8')) as DigestCache;
-  } catch {
-    return {};
+/** Gives each file (in cache order) the digest the cache holds for it when it is unchanged; answers the others. */
+async function applyDigestCache<T extends SeenFile>(root: string, files: T[]): Promise<T[]> {
+  const unread: T[] = [];
+  let k = 0;
+  for await (const cached of readDigestCache(root)) {
+    while (k < files.length && files[k]!.path < cached.path) unread.push(files[k++]!);
+    const file = files[k];
+    if (file?.path !== cached.path) continue;
+    if (file.mtimeMs !== null && file.size === cached.size && file.mtimeMs === cached.mtimeMs && file.headers === cached.headers) file.digest = cached.digest;
+    else unread.push(file);
+    k += 1;
   }
-}
-
-/** Written beside its place and renamed over it; a release that cannot take it (read-only) is simply read whole next time. */
-async function writeDigestCache(root: string, cache: DigestCache): Promise<void> {
-  const path = join(root, DIGEST_CACHE);
-  await writeFile(`${path}.tmp-${process.pid}`, JSON.stringify(cache))
-    .then(() => rename(`${path}.tmp-${process.pid}`, path))
-    .catch(() => undefined);
+  while (k < files.length) unread.push(files[k++]!);
+  return unread;
 }
 
 // Ends with a newline: the digests in stores' manifests were made so, and a changed digest re-uploads every file.
