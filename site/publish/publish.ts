@@ -44,9 +44,10 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
   const started = performance.now();
   const { store } = options;
   await store.assertWritable();
+  // The manifest first: its text and the object parsed from it are held at once only while nothing else is.
+  const manifest = await store.readManifest();
   const files = await listPublishFiles(options.root, options.extra ?? {});
   const byPath = new Map(files.map((file) => [file.path, file]));
-  const manifest = await store.readManifest();
   const links = await readLinks(options.root, listChangedFiles(files, manifest), byPath);
   const plan = toPublishPlan(files, manifest, links);
   links.clear();

@@ -61,7 +61,7 @@ export function createStore(client: S3Client, target: PublishTarget): Store {
     writeManifest: (manifest) => {
       const key = `${prefix}${MANIFEST_PATH}`;
       return call('writing the manifest', key, () => client.send(new PutObjectCommand({
-        Bucket: bucket, Key: key, Body: JSON.stringify(manifest), ContentType: 'application/json', CacheControl: 'no-store',
+        Bucket: bucket, Key: key, Body: toManifestBytes(manifest), ContentType: 'application/json', CacheControl: 'no-store',
       }))).then(() => undefined);
     },
     put: (path, body, headers) => {
@@ -81,6 +81,29 @@ export function createStore(client: S3Client, target: PublishTarget): Store {
       }
     },
   };
+}
+
+/**
+ * The manifest's JSON (what `JSON.stringify` writes) as bytes, written entry by entry into one buffer of its size:
+ * at 400,000 files the manifest is some 40 MB, and a string of it, then its bytes, would hold it twice, and in the
+ * heap. A buffer (not a stream) so that the SDK can send it again on a retry.
+ */
+export function toManifestBytes(manifest: Manifest): Buffer {
+  const pieces = function* () {
+    yield `{"version":${JSON.stringify(manifest.version)},"files":{`;
+    let first = true;
+    for (const path in manifest.files) {
+      yield `${first ? '' : ','}${JSON.stringify(path)}:${JSON.stringify(manifest.files[path])}`;
+      first = false;
+    }
+    yield '}}';
+  };
+  let size = 0;
+  for (const piece of pieces()) size += Buffer.byteLength(piece);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const piece of pieces()) at += bytes.write(piece, at);
+  return bytes;
 }
 
 /** What went wrong, in the store's words where it gave any, and without credentials. */
