@@ -26,8 +26,9 @@ export async function measureProcesses<T>(step: () => Promise<T>): Promise<{ res
   const sample = () => {
     for (const pid of descendants(process.pid)) {
       if (before.has(pid)) continue;
+      // An exited process not yet reaped (a zombie) has no memory or command line left: its last sample stands.
       const figures = readProcess(pid);
-      if (figures) seen.set(pid, figures);
+      if (figures && figures.peakRssBytes >= (seen.get(pid)?.peakRssBytes ?? 0)) seen.set(pid, figures);
     }
   };
   const timer = setInterval(sample, SAMPLE_MS);
@@ -57,12 +58,13 @@ function readProcess(pid: number): ProcessFigures | null {
   const cmdline = readQuietly(`/proc/${pid}/cmdline`);
   if (!status || !stat || cmdline === null) return null;
   const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+  if (!hwm || cmdline === '') return null;
   // utime and stime are the 12th and 13th fields after the command's closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return {
     pid,
     command: describe(cmdline.split('\0').filter(Boolean)),
-    peakRssBytes: hwm ? Number(hwm[1]) * 1024 : 0,
+    peakRssBytes: Number(hwm[1]) * 1024,
     cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS,
   };
 }
