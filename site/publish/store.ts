@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3ServiceException, type S3Client,
 } from '@aws-sdk/client-s3';
@@ -22,12 +24,21 @@ export interface Store {
   assertWritable(): Promise<void>;
   readManifest(): Promise<Manifest>;
   writeManifest(manifest: Manifest): Promise<void>;
-  put(path: string, body: Uint8Array, headers: { contentType: string; cacheControl: string }): Promise<void>;
+  /** Uploads bytes, or a file on disk as a stream (`size` bytes; sent afresh on each attempt). */
+  put(path: string, body: Uint8Array | LocalFile, headers: { contentType: string; cacheControl: string }): Promise<void>;
   /** Deletes these paths (1000 to a request); a path already gone is no failure. */
   remove(paths: readonly string[]): Promise<void>;
 }
 
+/** A file on disk to upload without holding it. */
+export interface LocalFile {
+  file: string;
+  size: number;
+}
+
 const DELETE_BATCH = 1000;
+/** Attempts at a file sent as a stream: the SDK cannot send a stream it has read again, so each attempt opens the file anew. */
+const STREAM_ATTEMPTS = 3;
 
 /**
  * @example const store = createStore(createS3Client(process.env), readTarget('s3://bucket/site'));
@@ -64,11 +75,19 @@ export function createStore(client: S3Client, target: PublishTarget): Store {
         Bucket: bucket, Key: key, Body: toManifestBytes(manifest), ContentType: 'application/json', CacheControl: 'no-store',
       }))).then(() => undefined);
     },
-    put: (path, body, headers) => {
+    async put(path, body, headers) {
       const key = `${prefix}${path}`;
-      return call('uploading', key, () => client.send(new PutObjectCommand({
-        Bucket: bucket, Key: key, Body: body, ContentType: headers.contentType, CacheControl: headers.cacheControl,
-      }))).then(() => undefined);
+      const send = (payload: Uint8Array | Readable, length?: number) => client.send(new PutObjectCommand({
+        Bucket: bucket, Key: key, Body: payload, ContentLength: length, ContentType: headers.contentType, CacheControl: headers.cacheControl,
+      }));
+      if (body instanceof Uint8Array) return call('uploading', key, () => send(body)).then(() => undefined);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await call('uploading', key, () => send(createReadStream(body.file), body.size)).then(() => undefined);
+        } catch (error) {
+          if (attempt >= STREAM_ATTEMPTS) throw error;
+        }
+      }
     },
     async remove(paths) {
       for (let start = 0; start < paths.length; start += DELETE_BATCH) {
