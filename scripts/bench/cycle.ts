@@ -6,28 +6,32 @@
  * rendered again incrementally (build-child.ts, its own process) and published (`npm run publish`, its own process).
  * The network side of a pass at scale is the crawl group's freshness figure; here the pass is its writes.
  * After each publish a replica refreshes from the Litestream replica the publish keeps (the bytes it fetched, as a
- * share of the copy it restored, and the time until its new copy is ready to swap in).
+ * share of the copy it restored, and the time until its new copy is ready to swap in), in its own process.
+ * Every process a step starts is sampled (processes.ts): its peak RSS and CPU seconds are reported beside the step.
+ * `BENCH_CYCLE_PASSES` (default 3) sets the number of passes.
  * Targets: pass + render + publish within the 5-minute probe interval; objects uploaded per pass <= 25 % of the
- * release; a replica's bytes fetched per refresh <= 10 % of the database.
+ * release; a replica's bytes fetched per refresh <= 10 % of the database; peak RSS of each process <= 250 MB.
  */
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { refreshMirror } from '../../api/replica/mirror.ts';
+import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../data/db.ts';
-import { litestreamPath, restoreCopy } from '../../data/litestream.ts';
-import { completePublicCopy, readCopyGeneration } from '../../data/public-copy.ts';
 import { recordProbes } from '../../data/probes.ts';
 import type { ProbeInput } from '../../data/types.ts';
-import { createS3Client, readTarget } from '../../site/publish/target.ts';
+import { PROJECT_ROOT } from '../../project.ts';
+import { SERVER_PROCESS } from '../../processes.ts';
 import { startLocalStore } from '../../site/publish/testing.ts';
 import { runBuildChild } from './build.ts';
 import { prepareDatabase } from './database.ts';
+import { measureProcesses, type ProcessFigures } from './processes.ts';
 import { publish, TARGET } from './publish.ts';
+import type { ReplicaChildReport } from './replica-child.ts';
 import { round, type BenchGroup, type Figure } from './report.ts';
 
 const SERVICES = Number(process.env.BENCH_CYCLE_SERVICES ?? 10_000);
-const PASSES = 3;
+const PASSES = Number(process.env.BENCH_CYCLE_PASSES ?? 3);
 /** One service in this many changes state in a pass (2 %). */
 const CHANGE_EVERY = 50;
 /** The synthetic probes end just before this; pass k is k probe intervals after it. */
@@ -37,6 +41,8 @@ const WRITE_BATCH = 5_000;
 const MB = 1024 * 1024;
 /** The compile cache every build shares (inside the project: see site/build/compile.ts). */
 const COMPILE_CACHE = join('node_modules', '.cache', 'psi-site');
+const REPLICA_CHILD = fileURLToPath(new URL('./replica-child.ts', import.meta.url));
+const RSS_LIMIT_MB = 250;
 
 export const cycleGroup: BenchGroup = { name: 'cycle', run };
 
@@ -49,36 +55,42 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
     copyFileSync(data.path, database);
     const distDir = join(dir, 'dist');
     const env = { ...process.env, ...store.env, DATABASE_PATH: resolve(database), DIST_DIR: distDir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-    const full = await runBuildChild('full', database, distDir, COMPILE_CACHE);
-    const published = await publish(env);
-    emit({ label: 'release', value: `${data.services} services, ${full.pages} pages in ${round(full.seconds)} s; published in ${round(published.seconds)} s  (${published.summary})` });
+    const full = await measureProcesses(() => runBuildChild('full', database, distDir, COMPILE_CACHE));
+    emit({ label: 'release: render', value: `${data.services} services, ${full.result.pages} pages in ${round(full.result.seconds)} s  (${describeProcesses(full.processes)})` });
+    const published = await measureProcesses(() => publish(env));
+    emit({ label: 'release: publish', value: `${round(published.result.seconds)} s  (${published.result.summary}; ${describeProcesses(published.processes)})` });
+    emitPeaks(emit, 'release', [...full.processes, ...published.processes]);
     const replica = followReplica(store.env, join(dir, 'replica'));
-    const first = await replica.refresh();
-    emit({ label: 'replica: first copy', value: `${round(first.bytes / MB)} MB fetched (${first.objects} objects), a copy of ${round(first.size / MB)} MB restored; swap ready in ${round(first.seconds)} s` });
+    const first = await measureProcesses(() => replica.refresh());
+    emit({ label: 'replica: first copy', value: `${round(first.result.bytes / MB)} MB fetched (${first.result.objects} objects), a copy of ${round(first.result.size / MB)} MB restored; swap ready in ${round(first.result.seconds)} s  (${describeProcesses(first.processes)})` });
+    emitPeaks(emit, 'replica: first copy', first.processes);
 
     for (let pass = 1; pass <= PASSES; pass++) {
       const at = new Date(FIRST_PASS_MS + pass * INTERVAL_S * 1000).toISOString();
+      const cpuBefore = process.cpuUsage();
       const written = writePass(database, at, pass);
-      const render = await runBuildChild('refresh', database, distDir, COMPILE_CACHE);
-      const upload = await publish(env);
-      const { uploaded, unchanged, bytes } = readSummary(upload.summary);
+      const writeCpu = process.cpuUsage(cpuBefore);
+      const render = await measureProcesses(() => runBuildChild('refresh', database, distDir, COMPILE_CACHE));
+      const upload = await measureProcesses(() => publish(env));
+      const { uploaded, unchanged, bytes } = readSummary(upload.result.summary);
       const share = uploaded / (uploaded + unchanged);
-      const total = written.seconds + render.seconds + upload.seconds;
-      emit({ label: `pass ${pass}: checks written`, value: `${round(written.seconds)} s  (${written.checks} checks, ${written.changed} changed state)` });
-      emit({ label: `pass ${pass}: render`, value: `${round(render.seconds)} s  (${render.services} services, ${render.pages} pages; peak RSS ${round(render.peakRssBytes / MB)} MB)` });
+      const total = written.seconds + render.result.seconds + upload.result.seconds;
+      emit({ label: `pass ${pass}: checks written`, value: `${round(written.seconds)} s  (${written.checks} checks, ${written.changed} changed state; ${round((writeCpu.user + writeCpu.system) / 1e6)} CPU s)` });
+      emit({ label: `pass ${pass}: render`, value: `${round(render.result.seconds)} s  (${render.result.services} services, ${render.result.pages} pages; ${describeProcesses(render.processes)})` });
       emit({
         label: `pass ${pass}: objects uploaded`,
-        value: `${uploaded} of ${uploaded + unchanged}, ${round(share * 100)} %  (${round(bytes / MB)} MB in ${round(upload.seconds)} s)`,
+        value: `${uploaded} of ${uploaded + unchanged}, ${round(share * 100)} %  (${round(bytes / MB)} MB in ${round(upload.result.seconds)} s; ${describeProcesses(upload.processes)})`,
         target: { actual: share * 100, op: '<=', limit: 25, unit: ' %' },
       });
       emit({ label: `pass ${pass}: pass + render + publish`, value: `${round(total)} s`, target: { actual: total, op: '<=', limit: INTERVAL_S, unit: ' s' } });
-      const refresh = await replica.refresh();
-      const fetched = refresh.bytes / refresh.size;
+      const refresh = await measureProcesses(() => replica.refresh());
+      const fetched = refresh.result.bytes / refresh.result.size;
       emit({
         label: `pass ${pass}: replica bytes fetched`,
-        value: `${round(refresh.bytes / MB)} MB of ${round(refresh.size / MB)} MB, ${round(fetched * 100)} %  (${refresh.objects} objects; swap ready in ${round(refresh.seconds)} s: fetch ${round(refresh.fetchSeconds)} s, restore ${round(refresh.seconds - refresh.fetchSeconds - refresh.deriveSeconds)} s, derive ${round(refresh.deriveSeconds)} s)`,
+        value: `${round(refresh.result.bytes / MB)} MB of ${round(refresh.result.size / MB)} MB, ${round(fetched * 100)} %  (${refresh.result.objects} objects; swap ready in ${round(refresh.result.seconds)} s: fetch ${round(refresh.result.fetchSeconds)} s, restore ${round(refresh.result.seconds - refresh.result.fetchSeconds - refresh.result.deriveSeconds)} s, derive ${round(refresh.result.deriveSeconds)} s; ${describeProcesses(refresh.processes)})`,
         target: { actual: fetched * 100, op: '<=', limit: 10, unit: ' %' },
       });
+      emitPeaks(emit, `pass ${pass}`, [...render.processes, ...upload.processes, ...refresh.processes]);
     }
   } finally {
     await store.stop();
@@ -87,32 +99,59 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
 }
 
 /**
- * A replica's side of a refresh, as server/replica.ts does it: the mirror of the Litestream replica fetches what it
- * lacks, Litestream restores a copy, the copy's generation is read and its derived columns set; the replica then swaps
- * apps (instant). The share fetched is of the copy as restored.
+ * A replica's side of a refresh, in its own process (replica-child.ts, with the server's node flags: a replica
+ * refreshes in its server process); the replica then swaps apps (instant).
  */
 function followReplica(storeEnv: Record<string, string>, dir: string) {
-  const target = readTarget(TARGET);
-  const client = createS3Client(storeEnv);
   const mirror = join(dir, 'mirror');
+  mkdirSync(dir, { recursive: true });
   let sequence = 0;
   return {
-    async refresh() {
-      const started = performance.now();
-      const fetched = await refreshMirror(client, target.bucket, litestreamPath(target.prefix), mirror, Number.MAX_SAFE_INTEGER);
-      const fetchSeconds = (performance.now() - started) / 1000;
+    async refresh(): Promise<ReplicaChildReport> {
       const copy = join(dir, `index-${++sequence}.db`);
-      await restoreCopy(mirror, copy);
-      readCopyGeneration(copy);
-      const size = statSync(copy).size;
-      const restored = performance.now();
-      completePublicCopy(copy);
-      const deriveSeconds = (performance.now() - restored) / 1000;
-      const seconds = (performance.now() - started) / 1000;
-      rmSync(copy);
-      return { bytes: fetched.bytes, objects: fetched.fetched, size, seconds, fetchSeconds, deriveSeconds };
+      try {
+        return await runChild<ReplicaChildReport>(REPLICA_CHILD, [TARGET, mirror, copy], storeEnv);
+      } finally {
+        rmSync(copy, { force: true });
+      }
     },
   };
+}
+
+/** A bench script in a child process with the server's node flags; answers the JSON of its last line. */
+function runChild<T>(script: string, args: string[], env: Record<string, string>): Promise<T> {
+  return new Promise((resolveReport, reject) => {
+    const child = spawn(process.execPath, [...SERVER_PROCESS.nodeArgs, '--import', 'tsx', script, ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = output.trim().split('\n').at(-1) ?? '';
+      if (code === 0 && line.startsWith('{')) resolveReport(JSON.parse(line) as T);
+      else reject(new Error(`${script} exited ${code}: ${(errors || output).trim().slice(-2000)}`));
+    });
+  });
+}
+
+/** `node build-child.ts 281 MB 40 CPU s, litestream restore 30 MB 2 CPU s`: each process a step started. */
+function describeProcesses(processes: ProcessFigures[]): string {
+  const named = processes.filter((figures) => !/esbuild/.test(figures.command));
+  return named.map((figures) => `${figures.command.replace(/^node /, '')} ${round(figures.peakRssBytes / MB)} MB ${round(figures.cpuSeconds)} CPU s`).join(', ');
+}
+
+/** One figure with a target for the largest process a step started (the esbuild service tsx starts aside). */
+function emitPeaks(emit: (figure: Figure) => void, step: string, processes: ProcessFigures[]): void {
+  const named = processes.filter((figures) => !/esbuild/.test(figures.command));
+  const largest = named.reduce<ProcessFigures | null>((top, figures) => (top && top.peakRssBytes >= figures.peakRssBytes ? top : figures), null);
+  if (!largest) return;
+  const peak = largest.peakRssBytes / MB;
+  emit({ label: `${step}: largest process`, value: `${largest.command} ${round(peak)} MB`, target: { actual: peak, op: '<=', limit: RSS_LIMIT_MB, unit: ' MB' } });
 }
 
 /** A new check of every service at `at`, the result it had before except for one in CHANGE_EVERY (shifted per pass). */

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { forEachConcurrent } from '../build/concurrent.ts';
 import { readBuildInfo } from '../build/release.ts';
 
@@ -12,13 +13,15 @@ import { readBuildInfo } from '../build/release.ts';
 
 /** The kinds of file that can hold a link; others (assets, the database copy) link nothing that matters here. */
 const LINKING = /\.(html|xml|json|md|txt)$/;
+/** The paths of a release (a set of them, or a map by them). */
+type PathSet = { has(path: string): boolean };
 const ATTRIBUTE = /\s(?:href|src|action)="(\/(?!\/)[^"]*)"/g;
 
 /**
  * The release path a same-site URL path is served from, or null when the path is not a file of the release.
  * @example toReleasePath('/services/a?x=1') // 'services/a/index.html'
  */
-export function toReleasePath(urlPath: string, files: ReadonlySet<string>): string | null {
+export function toReleasePath(urlPath: string, files: PathSet): string | null {
   let path = urlPath.replace(/[?#].*$/, '');
   try {
     path = decodeURIComponent(path);
@@ -34,7 +37,7 @@ export function toReleasePath(urlPath: string, files: ReadonlySet<string>): stri
  * The release paths a file's text links (itself left out), each once.
  * @example toLinkedPaths('services/a/feed.xml', atom, 'https://index.test', files) // ['services/a/index.html', 'index.html']
  */
-export function toLinkedPaths(path: string, text: string, siteUrl: string | null, files: ReadonlySet<string>): string[] {
+export function toLinkedPaths(path: string, text: string, siteUrl: string | null, files: PathSet): string[] {
   const urlPaths: string[] = [];
   if (siteUrl) {
     const origin = new RegExp(`${siteUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\w.:-])(/[^\\s"'\\x60<>&\\\\)\\]]*)?`, 'g');
@@ -52,16 +55,17 @@ export function toLinkedPaths(path: string, text: string, siteUrl: string | null
 }
 
 /**
- * The links `files` hold, read from where each is on disk, against every path of the release at `root` (its site
- * URL from its build record).
- * @example const links = await readLinks(root, listChangedFiles(files, manifest), new Set(files.map((f) => f.path)));
+ * The links `files` hold, read from where each is on disk (`source`, or its path under `root`), against every path
+ * of the release at `root` (its site URL from its build record). Each link is the release's own string for its
+ * path, so a release of 100,000 pages holds one copy of each path however many files link it.
+ * @example const links = await readLinks(root, listChangedFiles(files, manifest), new Map(files.map((f) => [f.path, f])));
  */
-export async function readLinks(root: string, files: ReadonlyArray<{ path: string; source: string }>, all: ReadonlySet<string>): Promise<Map<string, string[]>> {
+export async function readLinks(root: string, files: ReadonlyArray<{ path: string; source?: string }>, all: ReadonlyMap<string, { path: string }>): Promise<Map<string, string[]>> {
   const siteUrl = readBuildInfo(root)?.siteUrl ?? null;
   const links = new Map<string, string[]>();
   await forEachConcurrent(files.filter((file) => LINKING.test(file.path)), 32, async (file) => {
-    const text = await readFile(file.source, 'utf8').catch(() => null);
-    if (text !== null) links.set(file.path, toLinkedPaths(file.path, text, siteUrl, all));
+    const text = await readFile(file.source ?? join(root, file.path), 'utf8').catch(() => null);
+    if (text !== null) links.set(file.path, toLinkedPaths(file.path, text, siteUrl, all).map((target) => all.get(target)!.path));
   });
   return links;
 }

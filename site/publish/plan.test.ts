@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toLinkedPaths, toReleasePath } from './links.ts';
 import { EMPTY_MANIFEST, toPublishPlan, toWaves, type Manifest, type PublishFile } from './plan.ts';
+import { toManifestBytes } from './store.ts';
 
 const file = (path: string, digest = `d-${path}`): PublishFile => ({ path, size: 10, digest, contentType: 'x', cacheControl: 'y' });
 const paths = (waves: PublishFile[][]) => waves.map((wave) => wave.map((f) => f.path));
@@ -89,5 +90,13 @@ describe('toPublishPlan', () => {
     expect(paths(plan.waves)).toEqual([['services/a/index.html', 'services/b/index.html'], ['index.html']]);
     expect(plan.unchanged).toBe(1);
     expect(plan.deletions).toEqual(['services/gone/index.html', 'snapshots/services/gone.json']);
+  });
+});
+
+describe('toManifestBytes', () => {
+  it('writes what JSON.stringify writes, whatever the paths hold', () => {
+    const manifest: Manifest = { version: 1, files: { 'index.html': { digest: 'ab', size: 3 }, 'a "quoted" ünïcode/path\n': { digest: null, size: 0 } } };
+    expect(toManifestBytes(manifest).toString('utf8')).toBe(JSON.stringify(manifest));
+    expect(toManifestBytes(EMPTY_MANIFEST).toString('utf8')).toBe(JSON.stringify(EMPTY_MANIFEST));
   });
 });

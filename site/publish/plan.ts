@@ -71,10 +71,11 @@ export function toPublishPlan(files: readonly PublishFile[], manifest: Manifest,
  * other) is broken where it leaves the fewest links unresolved: its members needing the fewest others go first.
  */
 export function toWaves(paths: readonly string[], needs: ReadonlyMap<string, readonly string[]>): string[][] {
-  const waiting = new Map(paths.map((path) => [path, new Set(needs.get(path) ?? [])]));
+  // A count of the needs each path still waits for, not a set of them: 400,000 paths at a full publish.
+  const waiting = new Map(paths.map((path) => [path, needs.get(path)?.length ?? 0]));
   const neededBy = new Map<string, string[]>();
-  for (const [path, targets] of waiting) {
-    for (const target of targets) {
+  for (const path of paths) {
+    for (const target of needs.get(path) ?? []) {
       const list = neededBy.get(target);
       if (list) list.push(path);
       else neededBy.set(target, [path]);
@@ -83,14 +84,19 @@ export function toWaves(paths: readonly string[], needs: ReadonlyMap<string, rea
   const inCycle = findCycleMembers(paths, needs);
   const waves: string[][] = [];
   while (waiting.size > 0) {
-    let wave = [...waiting.keys()].filter((path) => waiting.get(path)!.size === 0);
+    let wave = [...waiting.keys()].filter((path) => waiting.get(path) === 0);
     if (wave.length === 0) {
       const stuck = [...waiting.keys()].filter((path) => inCycle.has(path));
-      const fewest = stuck.reduce((least, path) => Math.min(least, waiting.get(path)!.size), Infinity);
-      wave = stuck.filter((path) => waiting.get(path)!.size === fewest);
+      const fewest = stuck.reduce((least, path) => Math.min(least, waiting.get(path)!), Infinity);
+      wave = stuck.filter((path) => waiting.get(path) === fewest);
     }
     for (const path of wave) waiting.delete(path);
-    for (const path of wave) for (const dependent of neededBy.get(path) ?? []) waiting.get(dependent)?.delete(path);
+    for (const path of wave) {
+      for (const dependent of neededBy.get(path) ?? []) {
+        const left = waiting.get(dependent);
+        if (left !== undefined) waiting.set(dependent, left - 1);
+      }
+    }
     waves.push(wave);
   }
   return waves;

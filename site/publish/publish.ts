@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { toCacheControl, toContentType } from '../../api/release-headers.ts';
 import { forEachConcurrent } from '../build/concurrent.ts';
+import { byCacheOrder, readDigestCache, writeDigestCache, type SeenFile } from './digest-cache.ts';
 import { readLinks } from './links.ts';
 import { listChangedFiles, toPublishPlan, type Manifest, type PublishFile } from './plan.ts';
 import { PublishError, type Store } from './store.ts';
@@ -43,17 +45,20 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
   const started = performance.now();
   const { store } = options;
   await store.assertWritable();
-  const files = await listPublishFiles(options.root, options.extra ?? {});
-  const sources = new Map(files.map((file) => [file.path, file.source]));
+  // The manifest first: its text and the object parsed from it are held at once only while nothing else is.
   const manifest = await store.readManifest();
-  const links = await readLinks(options.root, listChangedFiles(files, manifest), new Set(sources.keys()));
+  const files = await listPublishFiles(options.root, options.extra ?? {});
+  const byPath = new Map(files.map((file) => [file.path, file]));
+  const links = await readLinks(options.root, listChangedFiles(files, manifest), byPath);
   const plan = toPublishPlan(files, manifest, links);
+  links.clear();
   const uploads = plan.waves.flat();
   const bytes = uploads.reduce((sum, file) => sum + file.size, 0);
   options.onStart?.({ uploads: uploads.length, bytes, unchanged: plan.unchanged, deletions: plan.deletions.length });
 
-  // Entries being uploaded are marked unknown before their wave starts, so a stop mid-wave re-uploads them.
-  const entries: Manifest['files'] = { ...manifest.files };
+  // Entries being uploaded are marked unknown before their wave starts, so a stop mid-wave re-uploads them. The
+  // manifest read is updated in place: the plan is made, and a copy of 400,000 entries is memory the publish lacks.
+  const entries: Manifest['files'] = manifest.files;
   // What was uploaded, as read at its upload: a page re-rendered since it was listed is recorded as stored.
   const stored = new Map<string, { digest: string; size: number }>();
   const mark = (wave: readonly PublishFile[] | undefined, done: readonly PublishFile[]) => {
@@ -64,9 +69,17 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
   if (plan.waves.length > 0) await mark(plan.waves[0], []);
   for (const [index, wave] of plan.waves.entries()) {
     await forEachConcurrent(wave, options.concurrency ?? DEFAULT_CONCURRENCY, async (file) => {
-      const body = await readSource(sources.get(file.path)!, file.path);
-      await store.put(file.path, body, file);
-      stored.set(file.path, { digest: toDigest(body, file), size: body.length });
+      const { source } = byPath.get(file.path)!;
+      if (source !== undefined) {
+        // A file of the publish's own (the database copy, 500 MB at 100,000 services): unchanged while it runs,
+        // so it is sent as a stream, never held whole, under the digest it was listed with.
+        await store.put(file.path, { file: source, size: file.size }, file);
+        stored.set(file.path, { digest: file.digest, size: file.size });
+      } else {
+        const body = await readSource(join(options.root, file.path), file.path);
+        await store.put(file.path, body, file);
+        stored.set(file.path, { digest: toDigest(body, file), size: body.length });
+      }
       options.onUpload?.(file);
     });
     await mark(plan.waves[index + 1], wave);
@@ -80,71 +93,89 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
 }
 
 interface SourcedFile extends PublishFile {
-  /** The file on disk. */
-  source: string;
+  /** The file on disk, when it is not the file at `path` in the release (the extra files). */
+  source?: string;
 }
+
 
 /**
  * Every file of the release (dotfiles and dot folders left out: build records, never served) and the extra
- * files, with the digest each would be stored under. A release file whose size and modification time match the
- * release's digest cache (`.publish-digests.json`, written here) is not read again: a page rendered since is a new
- * file with a new time.
+ * files, with the digest each would be stored under. A release file whose size, modification time and headers
+ * match the release's digest cache (site/publish/digest-cache.ts, written here) is not read again: a page rendered
+ * since is a new file with a new time.
  */
 export async function listPublishFiles(root: string, extra: Record<string, string>): Promise<SourcedFile[]> {
   const found = (await readdir(root, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')));
-  const cached = await readDigestCache(root);
-  const fresh: DigestCache = {};
-  const files: SourcedFile[] = [];
-  await forEachConcurrent(found, 32, async (path) => {
-    const source = join(root, path);
+    .filter((path) => !path.split('/').some((segment) => segment.startsWith('.')))
+    .sort(byCacheOrder);
+  const seen: Array<SeenFile & SourcedFile> = new Array(found.length);
+  await forEachConcurrent(Array.from(found.keys()), 32, async (k) => {
+    const path = found[k]!;
     const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path) };
-    const seen = await stat(source).catch(() => null);
-    const known = seen && cached[path];
-    const digest = known && known.size === seen.size && known.mtimeMs === seen.mtimeMs && known.headers === toHeaderText(headers)
-      ? known.digest
-      : toDigest(await readSource(source, path), headers);
-    if (seen) fresh[path] = { size: seen.size, mtimeMs: seen.mtimeMs, headers: toHeaderText(headers), digest };
-    files.push({ path, size: seen?.size ?? 0, digest, ...headers, source });
+    const stats = await stat(join(root, path)).catch(() => null);
+    seen[k] = { path, size: stats?.size ?? 0, mtimeMs: stats?.mtimeMs ?? null, headers: toHeaderText(headers), digest: '', ...headers };
   });
+  const unread = await applyDigestCache(root, seen);
+  await forEachConcurrent(unread, 32, async (file) => {
+    file.digest = toDigest(await readSource(join(root, file.path), file.path), file);
+  });
+  await writeDigestCache(root, seen);
+  const files: SourcedFile[] = seen;
   for (const [path, source] of Object.entries(extra)) {
-    const body = await readSource(source, path);
     const headers = { contentType: toContentType(path), cacheControl: toCacheControl(path) };
-    files.push({ path, size: body.length, digest: toDigest(body, headers), ...headers, source });
+    const { size, digest } = await toFileDigest(source, path, headers);
+    files.push({ path, size, digest, ...headers, source });
   }
-  await writeDigestCache(root, fresh);
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** Digests of a release's files as last read, by path. */
-type DigestCache = Record<string, { size: number; mtimeMs: number; headers: string; digest: string }>;
-
-const DIGEST_CACHE = '.publish-digests.json';
-
-async function readDigestCache(root: string): Promise<DigestCache> {
-  try {
-    return JSON.parse(await readFile(join(root, DIGEST_CACHE), 'utf8')) as DigestCache;
-  } catch {
-    return {};
+/** Gives each file (in cache order) the digest the cache holds for it when it is unchanged; answers the others. */
+async function applyDigestCache<T extends SeenFile>(root: string, files: T[]): Promise<T[]> {
+  const unread: T[] = [];
+  let k = 0;
+  for await (const cached of readDigestCache(root)) {
+    while (k < files.length && files[k]!.path < cached.path) unread.push(files[k++]!);
+    const file = files[k];
+    if (file?.path !== cached.path) continue;
+    if (file.mtimeMs !== null && file.size === cached.size && file.mtimeMs === cached.mtimeMs && file.headers === cached.headers) file.digest = cached.digest;
+    else unread.push(file);
+    k += 1;
   }
-}
-
-/** Written beside its place and renamed over it; a release that cannot take it (read-only) is simply read whole next time. */
-async function writeDigestCache(root: string, cache: DigestCache): Promise<void> {
-  const path = join(root, DIGEST_CACHE);
-  await writeFile(`${path}.tmp-${process.pid}`, JSON.stringify(cache))
-    .then(() => rename(`${path}.tmp-${process.pid}`, path))
-    .catch(() => undefined);
+  while (k < files.length) unread.push(files[k++]!);
+  return unread;
 }
 
 // Ends with a newline: the digests in stores' manifests were made so, and a changed digest re-uploads every file.
-const toHeaderText = (headers: Pick<PublishFile, 'contentType' | 'cacheControl'>) => `${headers.contentType}\n${headers.cacheControl}\n`;
+// One string per pair of headers, however many files share it (a release has a handful of pairs and 400,000 files).
+const headerTexts = new Map<string, string>();
+function toHeaderText(headers: Pick<PublishFile, 'contentType' | 'cacheControl'>): string {
+  const text = `${headers.contentType}\n${headers.cacheControl}\n`;
+  const known = headerTexts.get(text);
+  if (known !== undefined) return known;
+  headerTexts.set(text, text);
+  return text;
+}
 
 /** The digest of a file as stored: its content and the headers it is stored with. */
 function toDigest(body: Uint8Array, headers: Pick<PublishFile, 'contentType' | 'cacheControl'>): string {
   return createHash('sha256').update(body).update(`\n${toHeaderText(headers)}`).digest('hex');
+}
+
+/** The digest and size of a file read as a stream (the database copy is too large to hold). */
+async function toFileDigest(source: string, path: string, headers: Pick<PublishFile, 'contentType' | 'cacheControl'>): Promise<{ size: number; digest: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  try {
+    for await (const chunk of createReadStream(source)) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+  } catch (error) {
+    throw new PublishError(`${path} could not be read (${source})`, { key: path, cause: error });
+  }
+  return { size, digest: hash.update(`\n${toHeaderText(headers)}`).digest('hex') };
 }
 
 async function readSource(source: string, path: string): Promise<Buffer> {

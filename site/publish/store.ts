@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3ServiceException, type S3Client,
 } from '@aws-sdk/client-s3';
@@ -22,12 +24,21 @@ export interface Store {
   assertWritable(): Promise<void>;
   readManifest(): Promise<Manifest>;
   writeManifest(manifest: Manifest): Promise<void>;
-  put(path: string, body: Uint8Array, headers: { contentType: string; cacheControl: string }): Promise<void>;
+  /** Uploads bytes, or a file on disk as a stream (`size` bytes; sent afresh on each attempt). */
+  put(path: string, body: Uint8Array | LocalFile, headers: { contentType: string; cacheControl: string }): Promise<void>;
   /** Deletes these paths (1000 to a request); a path already gone is no failure. */
   remove(paths: readonly string[]): Promise<void>;
 }
 
+/** A file on disk to upload without holding it. */
+export interface LocalFile {
+  file: string;
+  size: number;
+}
+
 const DELETE_BATCH = 1000;
+/** Attempts at a file sent as a stream: the SDK cannot send a stream it has read again, so each attempt opens the file anew. */
+const STREAM_ATTEMPTS = 3;
 
 /**
  * @example const store = createStore(createS3Client(process.env), readTarget('s3://bucket/site'));
@@ -61,14 +72,22 @@ export function createStore(client: S3Client, target: PublishTarget): Store {
     writeManifest: (manifest) => {
       const key = `${prefix}${MANIFEST_PATH}`;
       return call('writing the manifest', key, () => client.send(new PutObjectCommand({
-        Bucket: bucket, Key: key, Body: JSON.stringify(manifest), ContentType: 'application/json', CacheControl: 'no-store',
+        Bucket: bucket, Key: key, Body: toManifestBytes(manifest), ContentType: 'application/json', CacheControl: 'no-store',
       }))).then(() => undefined);
     },
-    put: (path, body, headers) => {
+    async put(path, body, headers) {
       const key = `${prefix}${path}`;
-      return call('uploading', key, () => client.send(new PutObjectCommand({
-        Bucket: bucket, Key: key, Body: body, ContentType: headers.contentType, CacheControl: headers.cacheControl,
-      }))).then(() => undefined);
+      const send = (payload: Uint8Array | Readable, length?: number) => client.send(new PutObjectCommand({
+        Bucket: bucket, Key: key, Body: payload, ContentLength: length, ContentType: headers.contentType, CacheControl: headers.cacheControl,
+      }));
+      if (body instanceof Uint8Array) return call('uploading', key, () => send(body)).then(() => undefined);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await call('uploading', key, () => send(createReadStream(body.file), body.size)).then(() => undefined);
+        } catch (error) {
+          if (attempt >= STREAM_ATTEMPTS) throw error;
+        }
+      }
     },
     async remove(paths) {
       for (let start = 0; start < paths.length; start += DELETE_BATCH) {
@@ -81,6 +100,29 @@ export function createStore(client: S3Client, target: PublishTarget): Store {
       }
     },
   };
+}
+
+/**
+ * The manifest's JSON (what `JSON.stringify` writes) as bytes, written entry by entry into one buffer of its size:
+ * at 400,000 files the manifest is some 40 MB, and a string of it, then its bytes, would hold it twice, and in the
+ * heap. A buffer (not a stream) so that the SDK can send it again on a retry.
+ */
+export function toManifestBytes(manifest: Manifest): Buffer {
+  const pieces = function* () {
+    yield `{"version":${JSON.stringify(manifest.version)},"files":{`;
+    let first = true;
+    for (const path in manifest.files) {
+      yield `${first ? '' : ','}${JSON.stringify(path)}:${JSON.stringify(manifest.files[path])}`;
+      first = false;
+    }
+    yield '}}';
+  };
+  let size = 0;
+  for (const piece of pieces()) size += Buffer.byteLength(piece);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const piece of pieces()) at += bytes.write(piece, at);
+  return bytes;
 }
 
 /** What went wrong, in the store's words where it gave any, and without credentials. */
