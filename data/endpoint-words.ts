@@ -26,16 +26,16 @@ export interface WordCache {
 export const newWordCache = (): WordCache => ({ held: new Map(), rowids: 0 });
 
 /**
- * At most this many rowids are held for words (4 MB): the few dozen words of a day's searches. The least recently
- * used go first, since a search's rare word recurs in many searches.
+ * At most this many rowids are held for words (6 MB): some eighty words of a busy day's searches at 100,000 services.
+ * The least recently used go first, since a search's rare word recurs in many searches.
  */
-const MAX_WORD_ROWIDS = 1_000_000;
+const MAX_WORD_ROWIDS = 1_500_000;
 /**
  * A word found in more endpoints' own text or services than these does not narrow a search enough to be worth
  * reading its set (reading `api`'s 414,000 takes longer than testing the rare word's candidates on their text).
  */
 const MAX_WORD_ENDPOINTS = 100_000;
-const MAX_WORD_SERVICES = 20_000;
+const MAX_WORD_SERVICES = 100_000;
 
 const TRIGRAM = 3;
 /** Whether the indexes find every endpoint holding `word` (see above). */
