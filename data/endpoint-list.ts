@@ -20,6 +20,7 @@ import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
 import { changeClearedCache, toRowids, type Rowids } from './list-cache.ts';
+import { candidatesOf, narrows, newWordCache, type WordCache } from './endpoint-words.ts';
 
 export interface ListEndpointsResult {
   counts: Counts;
@@ -104,16 +105,36 @@ const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE
   (SELECT count(*) FROM (SELECT 1 FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP})) AS services`;
 
 /**
- * The words of `q` as conditions: the rarest word the trigram indexes can find narrows the search to its matches (the
- * planner cannot tell which word of a full-text match is rare, and a common one would read a good share of every
- * endpoint); every word is then tested on the whole text, which keeps the answer what the text says.
+ * The words of `q` as conditions, each tested on the whole text, which keeps the answer what the text says; before
+ * that, the indexes narrow the search (the planner cannot tell which word of a full-text match is rare, and a common
+ * one would read a good share of every endpoint). With two words or more the indexes find, the candidates are found
+ * from the words' sets before any row is read (data/endpoint-words.ts); else the rarest word's matches are read.
  */
 function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]): void {
+  const byReach = (found: string[]) => found.map((word) => ({ word, n: reachOf(db, cache, word) })).sort((a, b) => a.n - b.n).map(({ word }) => word);
+  const narrowing = [...new Set(words.filter(narrows))];
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
-  const rarest = indexed.length > 1 ? indexed.map((word) => ({ word, n: reachOf(db, cache, word) })).sort((a, b) => a.n - b.n)[0]!.word : indexed[0];
-  if (rarest !== undefined) push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
+  if (narrowing.length > 1) {
+    const [rarest, ...others] = byReach(narrowing);
+    push(where, 'e.search_rowid IN (SELECT value FROM json_each(?))', new Candidates(rarest!, others));
+  } else if (indexed.length > 0) {
+    const rarest = indexed.length > 1 ? byReach(indexed)[0]! : indexed[0]!;
+    push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
+  }
   for (const word of words) push(where, `instr(${ENDPOINT_TEXT}, ?) > 0`, word);
 }
+
+/**
+ * A parameter standing for a search's candidates (a JSON array of `search_rowid`s): found only when the matches are
+ * read, not for a page whose query's matches are kept; its JSON (the words) keys the kept ones.
+ */
+class Candidates {
+  constructor(readonly rarest: string, readonly others: string[]) {}
+}
+
+/** The parameters as bound: each search's candidates found now. */
+const bound = (db: DB, cache: EndpointCache, params: unknown[]) => params.map((param) =>
+  param instanceof Candidates ? JSON.stringify(candidatesOf(db, cache.words, param.rarest, param.others)) : param);
 
 /**
  * About how many endpoints a word reaches: its matches in their own text, and a service's match reaches each of its
@@ -182,7 +203,7 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
   };
   const { counts, order } = readMatches(db, cache, plan, () => readTally(db, query.filters, words));
   const { limit, offset } = query.page;
-  const rowids = order ? [...order.subarray(offset, offset + limit + 1)] : readWalk(db, plan, limit + 1, offset);
+  const rowids = order ? [...order.subarray(offset, offset + limit + 1)] : readWalk(db, cache, plan, limit + 1, offset);
   const rows = readPage(db, rowids.slice(0, limit));
   const endpoints = rows.map((row): EndpointItem => ({
     ...toEndpoint(row, row.is_main === 1 ? readMainCheck(db, row.service_id) : null),
@@ -210,10 +231,10 @@ interface Plan {
 }
 
 /** One page walked along the order's index, with one row more to tell whether more follow: their `search_rowid`s. */
-function readWalk(db: DB, plan: Plan, limit: number, offset: number): number[] {
+function readWalk(db: DB, cache: EndpointCache, plan: Plan, limit: number, offset: number): number[] {
   const from = plan.index === null ? plan.from : indexedBy(plan.from, ` INDEXED BY ${plan.index}`);
   return cachedStatement(db, `SELECT e.search_rowid ${from} ORDER BY ${plan.by} LIMIT ? OFFSET ?`).pluck()
-    .all(...plan.params, ...plan.byParams, limit, offset) as number[];
+    .all(...bound(db, cache, plan.params), ...plan.byParams, limit, offset) as number[];
 }
 
 const indexedBy = (from: string, index: string) => from.replace('FROM service_endpoints e', `FROM service_endpoints e${index}`);
@@ -241,7 +262,7 @@ function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Coun
   if (counts && (order || !keepsOrder(plan, counts, cache.endpoints))) return order ? { counts, order } : { counts };
   if (plan.searched) {
     const rows = cachedStatement(db, `SELECT e.search_rowid, e.live IS 1 ${plan.from} ORDER BY ${plan.by}`).raw()
-      .all(...plan.params, ...plan.byParams) as Array<[number, number]>;
+      .all(...bound(db, cache, plan.params), ...plan.byParams) as Array<[number, number]>;
     const found = { total: rows.length, live: rows.reduce((sum, [, live]) => sum + live, 0) };
     const ids = toRowids(rows.map(([rowid]) => rowid));
     remember(cache, countKey, found, orderKey, ids);
@@ -304,6 +325,8 @@ interface EndpointCache {
   endpointsPerService: number;
   /** About how many endpoints each word of `q` reaches (reachOf). */
   wordReach: Map<string, number>;
+  /** The words' sets that find a search's candidates (data/endpoint-words.ts). */
+  words: WordCache;
 }
 
 
@@ -314,7 +337,7 @@ const getCache = changeClearedCache((db): EndpointCache => {
   const services = s.services.pluck().get() as number;
   return {
     counts: new Map(), orders: new Map(), keptIds: 0, endpoints,
-    endpointsPerService: services > 0 ? endpoints / services : 0, wordReach: new Map(),
+    endpointsPerService: services > 0 ? endpoints / services : 0, wordReach: new Map(), words: newWordCache(),
   };
 });
 

@@ -47,3 +47,17 @@ export type Rowids = Uint32Array | Float64Array;
 /** @example toRowids([3, 1]) // Uint32Array [3, 1], in the order given */
 export const toRowids = (rowids: number[]): Rowids =>
   rowids.every((rowid) => rowid >= 0 && rowid <= 0xffff_ffff) ? Uint32Array.from(rowids) : Float64Array.from(rowids);
+
+/** Whether ascending rowids hold one: a binary search. @example holds(Uint32Array.of(1, 3), 3) // true */
+export function holds(rowids: Rowids, rowid: number): boolean {
+  let low = 0;
+  let high = rowids.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = rowids[middle]!;
+    if (value === rowid) return true;
+    if (value < rowid) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}

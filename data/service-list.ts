@@ -19,7 +19,7 @@ import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-q
 import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
-import { changeClearedCache, toRowids, type Rowids } from './list-cache.ts';
+import { changeClearedCache, holds, toRowids, type Rowids } from './list-cache.ts';
 import { toQualityOrder } from './quality.ts';
 import { toPartialBound, toSearch, type Condition, type ScorePlace } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
@@ -275,20 +275,6 @@ function wordRowids(db: DB, cache: ListCache, word: Condition): Rowids {
     cache.wordRowidsHeld += rowids.length;
   }
   return rowids;
-}
-
-/** Whether ascending rowids hold one: a binary search. */
-function holds(rowids: Rowids, rowid: number): boolean {
-  let low = 0;
-  let high = rowids.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const value = rowids[middle]!;
-    if (value === rowid) return true;
-    if (value < rowid) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
 }
 
 /** How many matches a query has, and their rowids when they were read with its counts. */
