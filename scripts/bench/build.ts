@@ -95,10 +95,18 @@ export function changeOnePercent(database: string): void {
  * site after each pass), so its heap settings are the render's.
  */
 export function runBuildChild(mode: 'full' | 'refresh', database: string, distDir: string, cache: string): Promise<BuildChildReport> {
+  return runBenchChild<BuildChildReport>(CHILD, [mode, database, distDir], { PSI_SITE_CACHE: cache });
+}
+
+/**
+ * A bench script in a child process with the server's node flags; answers the JSON of its last line.
+ * @example await runBenchChild<BuildChildReport>(CHILD, ['full', database, distDir], { PSI_SITE_CACHE: cache })
+ */
+export function runBenchChild<T>(script: string, args: string[], env: Record<string, string>): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...SERVER_PROCESS.nodeArgs, '--import', 'tsx', CHILD, mode, database, distDir], {
+    const child = spawn(process.execPath, [...SERVER_PROCESS.nodeArgs, '--import', 'tsx', script, ...args], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, PSI_SITE_CACHE: cache },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -108,8 +116,8 @@ export function runBuildChild(mode: 'full' | 'refresh', database: string, distDi
     child.on('error', reject);
     child.on('exit', (code) => {
       const line = output.trim().split('\n').at(-1) ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as BuildChildReport);
-      else reject(new Error(`the ${mode} build exited ${code}: ${(errors || output).trim().slice(-2000)}`));
+      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as T);
+      else reject(new Error(`${script} ${args[0] ?? ''} exited ${code}: ${(errors || output).trim().slice(-2000)}`));
     });
   });
 }

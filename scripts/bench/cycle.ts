@@ -12,7 +12,6 @@
  * Targets: pass + render + publish within the 5-minute probe interval; objects uploaded per pass <= 25 % of the
  * release; a replica's bytes fetched per refresh <= 10 % of the database; peak RSS of each process <= 250 MB.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,10 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../data/db.ts';
 import { recordProbes } from '../../data/probes.ts';
 import type { ProbeInput } from '../../data/types.ts';
-import { PROJECT_ROOT } from '../../project.ts';
-import { SERVER_PROCESS } from '../../processes.ts';
 import { startLocalStore } from '../../site/publish/testing.ts';
-import { runBuildChild } from './build.ts';
+import { runBenchChild, runBuildChild } from './build.ts';
 import { prepareDatabase } from './database.ts';
 import { measureProcesses, type ProcessFigures } from './processes.ts';
 import { publish, TARGET } from './publish.ts';
@@ -110,33 +107,12 @@ function followReplica(storeEnv: Record<string, string>, dir: string) {
     async refresh(): Promise<ReplicaChildReport> {
       const copy = join(dir, `index-${++sequence}.db`);
       try {
-        return await runChild<ReplicaChildReport>(REPLICA_CHILD, [TARGET, mirror, copy], storeEnv);
+        return await runBenchChild<ReplicaChildReport>(REPLICA_CHILD, [TARGET, mirror, copy], storeEnv);
       } finally {
         rmSync(copy, { force: true });
       }
     },
   };
-}
-
-/** A bench script in a child process with the server's node flags; answers the JSON of its last line. */
-function runChild<T>(script: string, args: string[], env: Record<string, string>): Promise<T> {
-  return new Promise((resolveReport, reject) => {
-    const child = spawn(process.execPath, [...SERVER_PROCESS.nodeArgs, '--import', 'tsx', script, ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    let errors = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = output.trim().split('\n').at(-1) ?? '';
-      if (code === 0 && line.startsWith('{')) resolveReport(JSON.parse(line) as T);
-      else reject(new Error(`${script} exited ${code}: ${(errors || output).trim().slice(-2000)}`));
-    });
-  });
 }
 
 /** `node build-child.ts 281 MB 40 CPU s, litestream restore 30 MB 2 CPU s`: each process a step started. */
