@@ -13,14 +13,14 @@ export interface ProcessSettings {
 }
 
 /**
- * The server: 4 MB semi-spaces (V8's default is 16 MB) and an old generation that grows by a third after each full
+ * The server: 2 MB semi-spaces (V8's default is 16 MB) and an old generation that grows by a third after each full
  * collection, so its RSS follows the live heap; two glibc malloc arenas, where glibc gives each thread that allocates
  * one of its own (up to eight per core), each holding freed memory apart; a 2 MB page cache, since a lookup reads one
  * service's rows at random among 100,000 and the operating system's cache serves the pages a larger one would hold
  * (docs/decisions.md).
  */
 export const SERVER_PROCESS: ProcessSettings = {
-  nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=35'],
+  nodeArgs: ['--max-semi-space-size=2', '--heap-growing-percent=35'],
   env: { MALLOC_ARENA_MAX: '2' },
   databaseCacheKiB: 2_000,
 };

@@ -26,17 +26,18 @@ export interface LoadResult {
 }
 
 /**
- * Runs the load for `seconds`, as fast as the server answers or at `options.rps` requests a second; throws when
- * anything but a 2xx came back, since the figures would mean nothing.
+ * Runs the load for `seconds`, as fast as the server answers or at `options.rps` requests a second, or until
+ * `options.requests` were answered; throws when anything but a 2xx came back, since the figures would mean nothing.
  * @example const { rps } = await runLoad(url, { next: () => ({ path: '/api/v1/stats' }) }, 10);
  */
-export async function runLoad(url: string, target: LoadTarget, seconds: number, options: { rps?: number } = {}): Promise<LoadResult> {
+export async function runLoad(url: string, target: LoadTarget, seconds: number, options: { rps?: number; requests?: number } = {}): Promise<LoadResult> {
   const method = target.method ?? 'GET';
   const result = await autocannon({
     url,
     connections: LOAD.connections,
     duration: seconds,
     ...(options.rps === undefined ? {} : { overallRate: options.rps }),
+    ...(options.requests === undefined ? {} : { amount: options.requests }),
     // A slow response is a figure, not a failure: only give up on one after a minute.
     timeout: 60,
     requests: [
