@@ -45,28 +45,38 @@ export function litestreamBinary(): string {
 }
 
 /**
- * How long Litestream's log stays silent, every upload ended, before it is stopped: longer than its sync intervals
- * (1 s), so an upload about to begin has begun.
+ * How often Litestream looks for new WAL frames and ships them (its defaults are 1 s each): it runs only while a
+ * publish waits for it, so every interval is waited for once or twice per publish.
  */
-const QUIET_MS = 1_500;
+const SYNC_INTERVAL = '100ms';
+
+/**
+ * How long Litestream's log stays silent, every upload ended, before it is stopped: several of its sync intervals,
+ * so an upload about to begin has begun.
+ */
+const QUIET_MS = 500;
 
 /**
  * How often Litestream enforces its retention while it runs: its check runs on a timer of its own and Litestream runs
- * only for a publish (a few seconds), so the check must come round within one. Each check lists the replica's
+ * only for a publish (about a second), so the check must come round within one. Each check lists the replica's
  * snapshots and WAL and deletes what is past retention.
  */
-const RETENTION_CHECK_INTERVAL = '1s';
+const RETENTION_CHECK_INTERVAL = '250ms';
 
 /** How long Litestream may take to open the file and ship what was written before it is abandoned. */
 const LITESTREAM_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Runs `write` while Litestream replicates the SQLite file at `path` to `replica`, then stops it once it has shipped
- * every page written. Credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in `env`. Throws when
- * Litestream logs an error or exits otherwise than asked; answers what `write` answered.
- * @example await replicateWhile('data/public/index.db', replica, process.env, () => updatePublicCopy(...));
+ * every page written; `meanwhile` (work that does not write the file, such as reading it for an export) runs while
+ * Litestream ships, which takes seconds of waiting for its syncs. Credentials come from AWS_ACCESS_KEY_ID and
+ * AWS_SECRET_ACCESS_KEY in `env`. Throws when Litestream logs an error or exits otherwise than asked, or `meanwhile`
+ * throws; answers what `write` answered.
+ * @example await replicateWhile('data/public/index.db', replica, process.env, () => updatePublicCopy(...), () => exportPublicCopy(...));
  */
-export async function replicateWhile<T>(path: string, replica: LitestreamReplica, env: NodeJS.ProcessEnv, write: () => T | Promise<T>): Promise<T> {
+export async function replicateWhile<T>(
+  path: string, replica: LitestreamReplica, env: NodeJS.ProcessEnv, write: () => T | Promise<T>, meanwhile?: () => unknown,
+): Promise<T> {
   const work = mkdtempSync(join(tmpdir(), 'psi-litestream-'));
   const config = join(work, 'litestream.yml');
   writeFileSync(config, toConfig(path, replica));
@@ -80,11 +90,15 @@ export async function replicateWhile<T>(path: string, replica: LitestreamReplica
     // The first finished sync means Litestream holds the file (its read transaction) and knows its WAL position.
     await log.next('msg="sync: ok"', 0);
     const result = await write();
+    const written = Date.now();
     // Stopped once the pages written are in the store and nothing is being uploaded: a stop cancels the upload under
     // way, and a store that keeps a cut-off upload (s3rver does) would then hold a broken object. A sync of the
     // file that began after the write copied its WAL frames; the uploads that follow carry them.
-    await log.nextAfter('msg="sync: ok"', Date.now());
-    await log.quiet(['write wal segment', 'wal segment written'], ['write snapshot', 'snapshot written'], QUIET_MS);
+    const shipped = async () => {
+      await log.nextAfter('msg="sync: ok"', written);
+      await log.quiet(['write wal segment', 'wal segment written'], ['write snapshot', 'snapshot written'], QUIET_MS);
+    };
+    await Promise.all([shipped(), (async () => meanwhile?.())()]);
     const stopped = log.lines.length;
     child.kill('SIGTERM');
     const code = await log.exited;
@@ -149,6 +163,9 @@ function watchLog(child: ChildProcess) {
         const seen = uploads();
         const settled = pairs.every(([start, end]) => count(start) === count(end));
         await new Promise((resolve) => setTimeout(resolve, ms));
+        // Timers fire before pending input is read: after a blocking step (an export running meanwhile), the lines
+        // Litestream wrote during it are read first, so they are not taken for silence.
+        await new Promise((resolve) => setImmediate(resolve));
         if (settled && uploads() === seen) return;
       }
     },
@@ -182,7 +199,8 @@ export async function restoreCopy(replicaDir: string, output: string): Promise<v
 /** Litestream's configuration for one database and one S3 replica; debug logs say when it holds the file. */
 function toConfig(path: string, replica: LitestreamReplica): string {
   const lines = [
-    'logging:', '  level: debug', '  stderr: true', 'dbs:', `  - path: ${JSON.stringify(path)}`, '    replicas:', '      - type: s3',
+    'logging:', '  level: debug', '  stderr: true', 'dbs:', `  - path: ${JSON.stringify(path)}`, `    monitor-interval: ${SYNC_INTERVAL}`,
+    '    replicas:', '      - type: s3', `        sync-interval: ${SYNC_INTERVAL}`,
     `        bucket: ${JSON.stringify(replica.bucket)}`, `        path: ${JSON.stringify(replica.path)}`, `        region: ${JSON.stringify(replica.region)}`,
     `        force-path-style: ${replica.forcePathStyle}`, `        snapshot-interval: ${replica.snapshotInterval}`, `        retention: ${replica.retention}`,
     `        retention-check-interval: ${RETENTION_CHECK_INTERVAL}`,

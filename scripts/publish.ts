@@ -8,12 +8,10 @@
  * of --to. Exits 0 when published, 1 when the store failed, 2 on bad arguments or no
  * release to publish.
  */
-import { createReadStream, createWriteStream, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { createGzip } from 'node:zlib';
 import { Presets, SingleBar } from 'cli-progress';
 import { readConfig } from '../api/config.ts';
 import { DEFAULT_CONCURRENCY, publishSite, type PublishOptions } from '../site/publish/publish.ts';
@@ -69,16 +67,12 @@ async function main(): Promise<number> {
   }
   const work = mkdtempSync(join(tmpdir(), 'psi-publish-'));
   try {
-    const copy = join(work, 'index.db');
+    const copy = join(work, 'index.db.gz');
     const store = createStore(createS3Client(process.env), args.target);
     // The store's answer to these credentials first, in its own words, before Litestream talks to it.
     await store.assertWritable();
     await publishPublicCopy({ databasePath: config.databasePath, keptPath: process.env.PUBLIC_COPY_PATH, target: args.target, env: process.env, output: copy });
-    // A plain gzip file (about a fifth of the size), so a download is what its name says; level 1 keeps a publish
-    // fast.
-    const compressed = `${copy}.gz`;
-    await pipeline(createReadStream(copy), createGzip({ level: 1 }), createWriteStream(compressed));
-    const summary = await publishSite({ store, root, extra: { [DATABASE_KEY]: compressed }, concurrency: args.concurrency, ...createProgress() });
+    const summary = await publishSite({ store, root, extra: { [DATABASE_KEY]: copy }, concurrency: args.concurrency, ...createProgress() });
     console.log(`published to s3://${args.target.bucket}/${args.target.prefix}: ${summary.uploaded} uploaded (${formatBytes(summary.bytes)}), `
       + `${summary.unchanged} unchanged, ${summary.deleted} deleted, in ${summary.seconds.toFixed(1)} s`);
     return 0;

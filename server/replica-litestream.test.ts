@@ -40,7 +40,7 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
   const ENDPOINT_ORDERS = ['/api/v1/endpoints?limit=100', '/api/v1/endpoints?sort=latency&limit=100', '/api/v1/endpoints?live=true&limit=100', '/api/v1/endpoints?live=false&limit=100'];
 
   const publish = (generation?: number, extra: NodeJS.ProcessEnv = {}) => publishPublicCopy({
-    databasePath: join(dir, 'index.db'), target: readTarget(TARGET), env: { ...process.env, ...store.env, ...extra }, output: join(dir, 'whole.db'), generation,
+    databasePath: join(dir, 'index.db'), target: readTarget(TARGET), env: { ...process.env, ...store.env, ...extra }, output: join(dir, 'whole.db.gz'), generation,
   });
   const waitFor = async (what: string, done: () => boolean | Promise<boolean>) => {
     const deadline = Date.now() + 30_000;
