@@ -73,7 +73,8 @@ function pushTerm(where: Where, term: string): void {
   else push(where, held, term);
 }
 
-function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: string[]): Where {
+/** The filters as conditions, and apart from them the words of `q` as tests on each endpoint's whole text. */
+function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: string[]): { where: Where; tests: string[]; narrowed: boolean } {
   const where: Where = { sql: [], params: [] };
   if (filters.service !== undefined) push(where, 'e.service_id = ?', filters.service);
   if (filters.live !== undefined) push(where, '(e.live IS NOT 1) = ?', filters.live ? 0 : 1);
@@ -83,8 +84,8 @@ function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: 
   // The facet table holds each service's flags (data/flags.ts), so the filter reads no JSON.
   if (filters.flag !== undefined) push(where, 'e.service_id IN (SELECT service_id FROM service_facets WHERE facet = ?)', `flag:${filters.flag}`);
   if (filters.no_flags) where.sql.push('e.service_flagged = 0');
-  pushWords(db, cache, where, words);
-  return where;
+  const narrowed = pushWords(db, cache, where, words);
+  return { where, tests: words.map(() => `instr(${ENDPOINT_TEXT}, ?) > 0`), narrowed };
 }
 
 /** The shortest word the trigram indexes find (FTS5's trigram tokenizer): shorter ones are only tested row by row. */
@@ -105,12 +106,13 @@ const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE
   (SELECT count(*) FROM (SELECT 1 FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP})) AS services`;
 
 /**
- * The words of `q` as conditions, each tested on the whole text, which keeps the answer what the text says; before
- * that, the indexes narrow the search (the planner cannot tell which word of a full-text match is rare, and a common
- * one would read a good share of every endpoint). With two words or more the indexes find, the candidates are found
- * from the words' sets before any row is read (data/endpoint-words.ts); else the rarest word's matches are read.
+ * The words of `q` as conditions narrowing the search before each word is tested on the whole text (toWhere), which
+ * keeps the answer what the text says; the indexes narrow it (the planner cannot tell which word of a full-text match
+ * is rare, and a common one would read a good share of every endpoint). With two words or more the indexes find, the
+ * candidates are found from the words' sets before any row is read (data/endpoint-words.ts); else the rarest word's
+ * matches are read. Whether the indexes narrowed it.
  */
-function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]): void {
+function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]): boolean {
   const byReach = (found: string[]) => found.map((word) => ({ word, n: reachOf(db, cache, word) })).sort((a, b) => a.n - b.n).map(({ word }) => word);
   const narrowing = [...new Set(words.filter(narrows))];
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
@@ -121,7 +123,7 @@ function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]):
     const rarest = indexed.length > 1 ? byReach(indexed)[0]! : indexed[0]!;
     push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
   }
-  for (const word of words) push(where, `instr(${ENDPOINT_TEXT}, ?) > 0`, word);
+  return indexed.length > 0;
 }
 
 /**
@@ -152,9 +154,12 @@ function reachOf(db: DB, cache: EndpointCache, word: string): number {
   return reach;
 }
 
-/** The text score of `q`: per word, 3 for a whole word of the name or a description, 2 for a word start, 1 else. */
-function toScore(words: string[]): { sql: string; params: unknown[] } {
-  const parts = words.map(() => `(CASE WHEN instr(${WORDS}, ' ' || ? || ' ') > 0 THEN 3 WHEN instr(${WORDS}, ' ' || ?) > 0 THEN 2 ELSE 1 END)`);
+/**
+ * The text score of `q` over `text` (WORDS, or a column holding it): per word, 3 for a whole word of the name or a
+ * description, 2 for a word start, 1 else.
+ */
+function toScore(words: string[], text = WORDS): { sql: string; params: unknown[] } {
+  const parts = words.map(() => `(CASE WHEN instr(${text}, ' ' || ? || ' ') > 0 THEN 3 WHEN instr(${text}, ' ' || ?) > 0 THEN 2 ELSE 1 END)`);
   return { sql: parts.join(' + '), params: words.flatMap((word) => [word, word]) };
 }
 
@@ -182,10 +187,10 @@ function readTally(db: DB, filters: EndpointFilters, words: string[]): Counts | 
 export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult {
   const words = query.filters.q ? toWords(query.filters.q) : [];
   const cache = getCache(db);
-  const where = toWhere(db, cache, query.filters, words);
+  const { where, tests, narrowed } = toWhere(db, cache, query.filters, words);
   const sort = query.sort === 'relevance' && words.length === 0 ? 'quality' : query.sort;
   const score = sort === 'relevance' ? toScore(words) : null;
-  const clause = where.sql.length > 0 ? ` WHERE ${where.sql.join(' AND ')}` : '';
+  const clause = where.sql.length + tests.length > 0 ? ` WHERE ${[...where.sql, ...tests].join(' AND ')}` : '';
   const { service, flag, has_input } = query.filters;
   // Counting and ordering matches scan the quality index, which holds every key but the input, unless a service (or a
   // flag's services) finds them by its own index.
@@ -194,12 +199,14 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
     // The service is joined only for the text `q` reads.
     from: `FROM service_endpoints e${words.length > 0 ? ' JOIN services s ON s.id = e.service_id' : ''}${clause}`,
     scanned,
-    params: where.params,
+    params: [...where.params, ...words],
     by: score !== null ? `${score.sql} DESC, ${QUALITY}, e.id`
       : sort === 'quality' && query.filters.live !== undefined ? `${SERVICE_QUALITY}, e.id` : ENDPOINT_ORDERS[sort === 'relevance' ? 'quality' : sort].by,
     byParams: score?.params ?? [],
     index: sort === 'relevance' ? null : ENDPOINT_ORDERS[sort].index,
     searched: words.length > 0,
+    // Only candidates the indexes found mostly match: each row's score text would be computed for every endpoint else.
+    relevance: score !== null && narrowed ? toRelevance(where, words) : null,
   };
   const { counts, order } = readMatches(db, cache, plan, () => readTally(db, query.filters, words));
   const { limit, offset } = query.page;
@@ -228,6 +235,29 @@ interface Plan {
   index: string | null;
   /** Whether `q` finds the matches: they are read and ordered at once, which counts them too. */
   searched: boolean;
+  /** For `relevance`: the matches' `search_rowid`s and liveness in order, each row's texts computed once (toRelevance). */
+  relevance: { sql: string; params: unknown[] } | null;
+}
+
+/** The quality keys (QUALITY) of the candidates' columns read by toRelevance. */
+const CANDIDATE_QUALITY = 'live IS NOT 1, service_flagged, service_uptime_30d IS NULL, service_uptime_30d DESC, service_source_count DESC';
+
+/**
+ * The matches of a search in `relevance` order, read as their candidates' few columns and texts (ENDPOINT_TEXT and
+ * WORDS), then tested and scored: SQLite computes an expression anew wherever it is written (for each word, and in
+ * both arms of the score's CASE), but a subquery's columns once a row; a subquery with a LIMIT is never flattened
+ * into the query reading it, so it runs as a co-routine yielding each row's texts.
+ */
+function toRelevance(where: Where, words: string[]): { sql: string; params: unknown[] } {
+  const score = toScore(words, 'score_text');
+  const candidates = `SELECT e.search_rowid, e.live, e.service_flagged, e.service_uptime_30d, e.service_source_count, e.id,
+      ${ENDPOINT_TEXT} AS endpoint_text, ${WORDS} AS score_text
+    FROM service_endpoints e JOIN services s ON s.id = e.service_id${where.sql.length > 0 ? ` WHERE ${where.sql.join(' AND ')}` : ''} LIMIT -1`;
+  const tests = words.map(() => 'instr(endpoint_text, ?) > 0').join(' AND ');
+  return {
+    sql: `SELECT search_rowid, live IS 1 FROM (${candidates}) WHERE ${tests} ORDER BY ${score.sql} DESC, ${CANDIDATE_QUALITY}, id`,
+    params: [...where.params, ...words, ...score.params],
+  };
 }
 
 /** One page walked along the order's index, with one row more to tell whether more follow: their `search_rowid`s. */
@@ -261,8 +291,8 @@ function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Coun
   const order = cache.orders.get(orderKey);
   if (counts && (order || !keepsOrder(plan, counts, cache.endpoints))) return order ? { counts, order } : { counts };
   if (plan.searched) {
-    const rows = cachedStatement(db, `SELECT e.search_rowid, e.live IS 1 ${plan.from} ORDER BY ${plan.by}`).raw()
-      .all(...bound(db, cache, plan.params), ...plan.byParams) as Array<[number, number]>;
+    const { sql, params } = plan.relevance ?? { sql: `SELECT e.search_rowid, e.live IS 1 ${plan.from} ORDER BY ${plan.by}`, params: [...plan.params, ...plan.byParams] };
+    const rows = cachedStatement(db, sql).raw().all(...bound(db, cache, params)) as Array<[number, number]>;
     const found = { total: rows.length, live: rows.reduce((sum, [, live]) => sum + live, 0) };
     const ids = toRowids(rows.map(([rowid]) => rowid));
     remember(cache, countKey, found, orderKey, ids);

@@ -167,16 +167,19 @@ export const WORD_WEIGHTS = { nameWord: 4, namePrefix: 3, descriptionWord: 2, de
  */
 export function toTextScore(words: readonly QueryWord[], columns: { name: string; description: string }): { sql: string; params: string[] } {
   const w = WORD_WEIGHTS;
-  // instr first: most matches hold a word only in an endpoint or inside another word, and skip both GLOBs.
+  // instr first: most matches hold a word only in an endpoint or inside another word, and skip both GLOBs; a word
+  // between spaces (instr again) is whole or a word start without the GLOB, which tries every position of the text.
   const place = (column: string, whole: number, prefix: number) => {
     const padded = `(' ' || lower(${column}) || ' ')`;
-    return `CASE WHEN instr(lower(${column}), ?) = 0 THEN 0 WHEN ${padded} GLOB ? THEN ${whole} WHEN ${padded} GLOB ? THEN ${prefix} ELSE 0 END`;
+    return `CASE WHEN instr(lower(${column}), ?) = 0 THEN 0 WHEN instr(${padded}, ?) > 0 OR ${padded} GLOB ? THEN ${whole}`
+      + ` WHEN instr(${padded}, ?) > 0 OR ${padded} GLOB ? THEN ${prefix} ELSE 0 END`;
   };
   const sql = words.map(() => `(${place(columns.name, w.nameWord, w.namePrefix)} + ${place(columns.description, w.descriptionWord, w.descriptionPrefix)})`);
   const params = words.flatMap(({ text, stem }) => {
     const whole = `*[^a-z0-9]${toGlobLiteral(text)}[^a-z0-9]*`;
     const prefix = `*[^a-z0-9]${toGlobLiteral(stem)}*`;
-    return [stem, whole, prefix, stem, whole, prefix];
+    const place = [stem, ` ${text} `, whole, ` ${stem}`, prefix];
+    return [...place, ...place];
   });
   return { sql: `(${sql.join(' + ')})`, params };
 }
