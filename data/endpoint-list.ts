@@ -292,9 +292,15 @@ function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Coun
   if (counts && (order || !keepsOrder(plan, counts, cache.endpoints))) return order ? { counts, order } : { counts };
   if (plan.searched) {
     const { sql, params } = plan.relevance ?? { sql: `SELECT e.search_rowid, e.live IS 1 ${plan.from} ORDER BY ${plan.by}`, params: [...plan.params, ...plan.byParams] };
-    const rows = cachedStatement(db, sql).raw().all(...bound(db, cache, params)) as Array<[number, number]>;
-    const found = { total: rows.length, live: rows.reduce((sum, [, live]) => sum + live, 0) };
-    const ids = toRowids(rows.map(([rowid]) => rowid));
+    // Row by row: a common word matches most endpoints, and their rows held at once would cost the server a hundred MB.
+    const rowids: number[] = [];
+    let live = 0;
+    for (const [rowid, isLive] of cachedStatement(db, sql).raw().iterate(...bound(db, cache, params)) as IterableIterator<[number, number]>) {
+      rowids.push(rowid);
+      live += isLive;
+    }
+    const found = { total: rowids.length, live };
+    const ids = toRowids(rowids);
     remember(cache, countKey, found, orderKey, ids);
     return { counts: found, order: ids };
   }

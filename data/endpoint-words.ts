@@ -110,9 +110,15 @@ function reachOf(db: DB, cache: WordCache, word: string): Reach {
   const key = `reach\u0000${word}`;
   const kept = recall(cache, key) as Reach | undefined;
   if (kept !== undefined) return kept;
-  const rows = cachedStatement(db, REACH_OF).raw().all(phraseOf(word), servicePhraseOf(word)) as Array<[number, number]>;
-  const reach = { endpoints: toRowids(rows.map(([endpoint]) => endpoint)), services: toRowids(rows.map(([, service]) => service)) };
-  keep(cache, key, reach, 2 * rows.length);
+  // Row by row: the rarest word of a search may still reach most endpoints, whose rows held at once cost a hundred MB.
+  const endpoints: number[] = [];
+  const services: number[] = [];
+  for (const [endpoint, service] of cachedStatement(db, REACH_OF).raw().iterate(phraseOf(word), servicePhraseOf(word)) as IterableIterator<[number, number]>) {
+    endpoints.push(endpoint);
+    services.push(service);
+  }
+  const reach = { endpoints: toRowids(endpoints), services: toRowids(services) };
+  keep(cache, key, reach, 2 * endpoints.length);
   return reach;
 }
 

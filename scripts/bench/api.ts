@@ -33,6 +33,8 @@ const MAX_PRICES = ['0.001', '0.01', '0.05', '0.1'];
 const MCP_QUERIES: Array<Record<string, string | number | boolean>> = [
   { rail: 'x402', live: true, limit: 20 }, { sort: 'price', limit: 20 }, { chain: 'base', limit: 50 }, { q: 'weather', limit: 20 },
 ];
+/** Words most synthetic endpoints hold (in their own text or their service's), alone and together. */
+const COMMON_WORDS = ['api', 'agent', 'api agent'];
 /** Search words that each match 0.6-1.2 % of the synthetic services (a realistic share for one topic). */
 const Q_WORDS = ['weather', 'horoscope', 'earthquake', 'patent', 'tariff', 'chess'];
 /** The same words beside a filter, as an agent narrows a search to what it can pay. */
@@ -75,6 +77,7 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
     });
     emitScenario(emit, detail!, paired, paired.bareRps);
     for (const scenario of others) emitScenario(emit, scenario, await measure(app, scenario.target), paired.bareRps);
+    await emitCommonWords(emit, app);
 
     // The MCP SDK is loaded on the first /mcp request: the figure before it is the server no agent asks over MCP.
     const beforeMcp = await app.report();
@@ -160,6 +163,19 @@ async function emitMcpComparison(emit: (figure: Figure) => void, app: ServerChil
     value: `${round(mcp.server.p99Ms)} ms  (${round(ratio)}x the REST list; p50 ${round(mcp.server.p50Ms)} ms, ${round(mcp.load.rps)} rps)`,
     target: { actual: ratio, op: '<=', limit: 2, unit: 'x' },
   });
+}
+
+/**
+ * Endpoint searches of words most endpoints hold, each asked once (none is cached): how long the first ask holds the
+ * server, and, in the RSS figure after it, what reading their matches costs its memory.
+ */
+async function emitCommonWords(emit: (figure: Figure) => void, app: ServerChild): Promise<void> {
+  for (const q of COMMON_WORDS) {
+    const started = performance.now();
+    const answer = await fetch(`${app.url}/api/v1/endpoints?q=${encodeURIComponent(q)}&limit=20`);
+    const { counts } = (await answer.json()) as { counts: { total: number } };
+    emit({ label: `endpoints q=${q} first ask`, value: `${round((performance.now() - started) / 1000)} s  (${counts.total} matches)` });
+  }
 }
 
 interface Measured {
