@@ -39,6 +39,19 @@ export const CRAWL_PROCESS: ProcessSettings = {
 };
 
 /**
+ * A publish (`npm run publish`, scripts/publish.ts): the heap is capped so V8 collects the listing's and the plan's
+ * garbage instead of growing the heap past them (with a live set of some hundred MB at 400,000 files, it let the
+ * heap grow to several times that before a full collection); 4 MB semi-spaces, as the server's; two glibc malloc
+ * arenas, since the reads of 32 files at once on libuv's threads would each hold freed memory in an arena of their
+ * own. The public copy's child (scripts/publish-copy.ts) runs with the same flags.
+ */
+export const PUBLISH_PROCESS: ProcessSettings = {
+  nodeArgs: ['--max-old-space-size=384', '--max-semi-space-size=4'],
+  env: { MALLOC_ARENA_MAX: '2' },
+  databaseCacheKiB: 16_000,
+};
+
+/**
  * Takes a process's own environment settings out of the environment its children inherit: glibc has read them at
  * start, and a child runs with its own settings (a crawl with CRAWL_PROCESS's).
  * @example keepSettingsOwn(SERVER_PROCESS); // at the server's start, before it starts a crawl
@@ -48,4 +61,4 @@ export function keepSettingsOwn(settings: ProcessSettings, env: NodeJS.ProcessEn
 }
 
 /** Each process by the name `node .build/scripts/node-args.mjs` takes. */
-export const PROCESSES: Readonly<Record<string, ProcessSettings>> = { server: SERVER_PROCESS, crawl: CRAWL_PROCESS };
+export const PROCESSES: Readonly<Record<string, ProcessSettings>> = { server: SERVER_PROCESS, crawl: CRAWL_PROCESS, publish: PUBLISH_PROCESS };

@@ -8,16 +8,18 @@
  * of --to. Exits 0 when published, 1 when the store failed, 2 on bad arguments or no
  * release to publish.
  */
+import { fork } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
 import { readConfig } from '../api/config.ts';
 import { DEFAULT_CONCURRENCY, publishSite, type PublishOptions } from '../site/publish/publish.ts';
 import { createStore, PublishError } from '../site/publish/store.ts';
-import { publishPublicCopy } from '../site/publish/public-copy.ts';
 import { createS3Client, readTarget } from '../site/publish/target.ts';
+import type { CopyAnswer } from './publish-copy.ts';
 
 const DATABASE_KEY = 'snapshots/index.db.gz';
 
@@ -32,7 +34,7 @@ function readArguments() {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
     throw new Error(`--concurrency wants a whole number from 1 to 256, got "${values.concurrency}"`);
   }
-  return { target: readTarget(to), concurrency };
+  return { to, target: readTarget(to), concurrency };
 }
 
 function createProgress(): Pick<PublishOptions, 'onStart' | 'onUpload'> {
@@ -53,6 +55,19 @@ function createProgress(): Pick<PublishOptions, 'onStart' | 'onUpload'> {
 
 const formatBytes = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
 
+/** The public copy, gzipped at `compressed`, written by a child of its own (scripts/publish-copy.ts says why). */
+async function writePublicCopy(to: string, compressed: string): Promise<void> {
+  const child = fork(fileURLToPath(new URL('./publish-copy.ts', import.meta.url)), [to, compressed], { stdio: 'inherit' });
+  const answer = await new Promise<CopyAnswer | null>((resolve, reject) => {
+    let said: CopyAnswer | null = null;
+    child.on('message', (message) => { said = message as CopyAnswer; });
+    child.on('error', reject);
+    child.on('exit', () => resolve(said));
+  });
+  if (answer === null) throw new Error('the public copy of the database could not be written (its process ended without a word)');
+  if ('error' in answer) throw new Error(answer.error);
+}
+
 async function main(): Promise<number> {
   let args: ReturnType<typeof readArguments>;
   let config: ReturnType<typeof readConfig>;
@@ -67,12 +82,12 @@ async function main(): Promise<number> {
   }
   const work = mkdtempSync(join(tmpdir(), 'psi-publish-'));
   try {
-    const copy = join(work, 'index.db.gz');
+    const compressed = join(work, 'index.db.gz');
     const store = createStore(createS3Client(process.env), args.target);
     // The store's answer to these credentials first, in its own words, before Litestream talks to it.
     await store.assertWritable();
-    await publishPublicCopy({ databasePath: config.databasePath, keptPath: process.env.PUBLIC_COPY_PATH, target: args.target, env: process.env, output: copy });
-    const summary = await publishSite({ store, root, extra: { [DATABASE_KEY]: copy }, concurrency: args.concurrency, ...createProgress() });
+    await writePublicCopy(args.to, compressed);
+    const summary = await publishSite({ store, root, extra: { [DATABASE_KEY]: compressed }, concurrency: args.concurrency, ...createProgress() });
     console.log(`published to s3://${args.target.bucket}/${args.target.prefix}: ${summary.uploaded} uploaded (${formatBytes(summary.bytes)}), `
       + `${summary.unchanged} unchanged, ${summary.deleted} deleted, in ${summary.seconds.toFixed(1)} s`);
     return 0;

@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PUBLISH_PROCESS, type ProcessSettings } from '../processes.ts';
 
 const args = process.argv.slice(2);
 const crawl = !args.includes('--no-crawl');
@@ -17,11 +18,11 @@ const toAt = args.indexOf('--to');
 const publishArgs = toAt === -1 ? [] : args.slice(toAt, toAt + 2);
 const crawlArgs = args.filter((arg, index) => arg !== '--no-crawl' && arg !== '--publish' && (toAt === -1 || (index !== toAt && index !== toAt + 1)));
 
-const run = (script: string, scriptArgs: string[]) =>
+const run = (script: string, scriptArgs: string[], settings: Pick<ProcessSettings, 'nodeArgs' | 'env'> = { nodeArgs: [], env: {} }) =>
   new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...scriptArgs], {
+    const child = spawn(process.execPath, [...settings.nodeArgs, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...scriptArgs], {
       stdio: 'inherit',
-      env: process.env,
+      env: { ...settings.env, ...process.env },
     });
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
@@ -34,5 +35,5 @@ if (publish && publishArgs.length < 2 && !process.env.PUBLISH_TO) {
 const crawlCode = crawl ? await run('./crawl.ts', crawlArgs) : 0;
 if (crawlCode !== 0) console.error(`rebuild: the crawl exited ${crawlCode}; building the site from the database as it is`);
 const buildCode = await run('./build.ts', []);
-const publishCode = publish && buildCode === 0 ? await run('./publish.ts', publishArgs) : 0;
+const publishCode = publish && buildCode === 0 ? await run('./publish.ts', publishArgs, PUBLISH_PROCESS) : 0;
 process.exit(crawlCode !== 0 ? crawlCode : buildCode !== 0 ? buildCode : publishCode);

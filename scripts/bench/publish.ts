@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { openDatabase } from '../../data/db.ts';
 import { listServiceIds } from '../../data/pages.ts';
+import { PUBLISH_PROCESS } from '../../processes.ts';
 import { PROJECT_ROOT } from '../../project.ts';
 import { buildSite } from '../../site/build/build.ts';
 import { refreshSite } from '../../site/build/refresh.ts';
@@ -104,7 +105,9 @@ const toAddress = (k: number) => `10.${(k >> 16) & 255}.${(k >> 8) & 255}.${k & 
 export async function publish(env: NodeJS.ProcessEnv): Promise<{ seconds: number; summary: string }> {
   const started = performance.now();
   const output = await new Promise<string>((resolvePublish, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'scripts', 'publish.ts'), '--to', TARGET], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...PUBLISH_PROCESS.nodeArgs, '--import', 'tsx', join(PROJECT_ROOT, 'scripts', 'publish.ts'), '--to', TARGET], {
+      env: { ...PUBLISH_PROCESS.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk));

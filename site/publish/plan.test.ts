@@ -99,4 +99,9 @@ describe('toManifestBytes', () => {
     expect(toManifestBytes(manifest).toString('utf8')).toBe(JSON.stringify(manifest));
     expect(toManifestBytes(EMPTY_MANIFEST).toString('utf8')).toBe(JSON.stringify(EMPTY_MANIFEST));
   });
+
+  it("writes an entry that is a file's own record as its digest and size alone", () => {
+    const file: PublishFile = { path: 'index.html', size: 3, digest: 'ab', contentType: 'text/html; charset=utf-8', cacheControl: 'no-cache' };
+    expect(JSON.parse(toManifestBytes({ version: 1, files: { 'index.html': file } }).toString('utf8'))).toEqual({ version: 1, files: { 'index.html': { digest: 'ab', size: 3 } } });
+  });
 });

@@ -58,31 +58,34 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
 
   // Entries being uploaded are marked unknown before their wave starts, so a stop mid-wave re-uploads them. The
   // manifest read is updated in place: the plan is made, and a copy of 400,000 entries is memory the publish lacks.
+  // An entry whose file is stored as listed is the file's own record, whose digest string the listing holds anyway.
   const entries: Manifest['files'] = manifest.files;
-  // What was uploaded, as read at its upload: a page re-rendered since it was listed is recorded as stored.
-  const stored = new Map<string, { digest: string; size: number }>();
-  const mark = (wave: readonly PublishFile[] | undefined, done: readonly PublishFile[]) => {
-    for (const file of done) entries[file.path] = stored.get(file.path)!;
+  for (const file of files) if (entries[file.path]?.digest === file.digest) entries[file.path] = file;
+  const mark = (wave: readonly PublishFile[] | undefined, done: ReadonlyArray<readonly [string, Manifest['files'][string]]>) => {
+    for (const [path, entry] of done) entries[path] = entry;
     for (const file of wave ?? []) entries[file.path] = { digest: null, size: file.size };
     return store.writeManifest({ version: 1, files: entries });
   };
   if (plan.waves.length > 0) await mark(plan.waves[0], []);
   for (const [index, wave] of plan.waves.entries()) {
+    // What this wave uploaded, as read at its upload: a page re-rendered since it was listed is recorded as stored.
+    const done: Array<readonly [string, Manifest['files'][string]]> = [];
     await forEachConcurrent(wave, options.concurrency ?? DEFAULT_CONCURRENCY, async (file) => {
       const { source } = byPath.get(file.path)!;
       if (source !== undefined) {
         // A file of the publish's own (the database copy, 500 MB at 100,000 services): unchanged while it runs,
         // so it is sent as a stream, never held whole, under the digest it was listed with.
         await store.put(file.path, { file: source, size: file.size }, file);
-        stored.set(file.path, { digest: file.digest, size: file.size });
+        done.push([file.path, file]);
       } else {
         const body = await readSource(join(options.root, file.path), file.path);
         await store.put(file.path, body, file);
-        stored.set(file.path, { digest: toDigest(body, file), size: body.length });
+        const digest = toDigest(body, file);
+        done.push([file.path, digest === file.digest && body.length === file.size ? file : { digest, size: body.length }]);
       }
       options.onUpload?.(file);
     });
-    await mark(plan.waves[index + 1], wave);
+    await mark(plan.waves[index + 1], done);
   }
   if (plan.deletions.length > 0) {
     await store.remove(plan.deletions);

@@ -112,7 +112,9 @@ export function toManifestBytes(manifest: Manifest): Buffer {
     yield `{"version":${JSON.stringify(manifest.version)},"files":{`;
     let first = true;
     for (const path in manifest.files) {
-      yield `${first ? '' : ','}${JSON.stringify(path)}:${JSON.stringify(manifest.files[path])}`;
+      // Its two fields alone: an entry may be a file's own record (site/publish/publish.ts), which holds more.
+      const { digest, size } = manifest.files[path]!;
+      yield `${first ? '' : ','}${JSON.stringify(path)}:{"digest":${JSON.stringify(digest)},"size":${JSON.stringify(size)}}`;
       first = false;
     }
     yield '}}';
