@@ -8,8 +8,8 @@ export interface ProcessSettings {
   nodeArgs: readonly string[];
   /** Environment the process starts with; the caller's environment overrides it. */
   env: Readonly<Record<string, string>>;
-  /** The SQLite page cache of the process's database connection, in KiB (better-sqlite3's default is 16,000). */
-  databaseCacheKiB: number;
+  /** The SQLite page cache of the process's database connection, in KiB; better-sqlite3's default (16,000) when absent. */
+  databaseCacheKiB?: number;
 }
 
 /**
@@ -48,7 +48,6 @@ export const CRAWL_PROCESS: ProcessSettings = {
 export const PUBLISH_PROCESS: ProcessSettings = {
   nodeArgs: ['--max-old-space-size=384', '--max-semi-space-size=4'],
   env: { MALLOC_ARENA_MAX: '2' },
-  databaseCacheKiB: 16_000,
 };
 
 /**

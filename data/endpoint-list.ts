@@ -36,7 +36,8 @@ const WORDS = `(' ' || replace(replace(replace(lower(s.name || ' ' || coalesce(e
  * The quality keys (data/quality.ts) as kept on the endpoint row, written as migration 021's index holds them; with
  * `live` asked, every match shares the first, and leaving it out lets SQLite read the rest in the index's order.
  */
-const SERVICE_QUALITY = 'e.service_flagged, e.service_uptime_30d IS NULL, e.service_uptime_30d DESC, e.service_source_count DESC';
+const serviceQualityOf = (row: string) => `${row}service_flagged, ${row}service_uptime_30d IS NULL, ${row}service_uptime_30d DESC, ${row}service_source_count DESC`;
+const SERVICE_QUALITY = serviceQualityOf('e.');
 const QUALITY = `e.live IS NOT 1, ${SERVICE_QUALITY}`;
 const QUALITY_INDEX = 'service_endpoints_quality';
 
@@ -240,7 +241,7 @@ interface Plan {
 }
 
 /** The quality keys (QUALITY) of the candidates' columns read by toRelevance. */
-const CANDIDATE_QUALITY = 'live IS NOT 1, service_flagged, service_uptime_30d IS NULL, service_uptime_30d DESC, service_source_count DESC';
+const CANDIDATE_QUALITY = `live IS NOT 1, ${serviceQualityOf('')}`;
 
 /**
  * The matches of a search in `relevance` order, read as their candidates' few columns and texts (ENDPOINT_TEXT and
