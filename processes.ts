@@ -1,3 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
+
 /**
  * The node flags and environment each of the index's processes runs with, declared once: `npm start` reads the
  * server's (package.json's start script asks scripts/node-args.ts), and the crawl's are the same whether `npm start` schedules it
@@ -49,6 +52,21 @@ export const PUBLISH_PROCESS: ProcessSettings = {
   nodeArgs: ['--max-old-space-size=384', '--max-semi-space-size=4'],
   env: { MALLOC_ARENA_MAX: '2' },
 };
+
+/**
+ * The niceness of the server's background children (a crawl, the webhook delivery worker): they yield the CPU to the
+ * API they run beside, since readers must not wait on a probe pass or a burst of deliveries.
+ */
+export const BACKGROUND_NICENESS = 10;
+
+/** Lowers a background child's scheduling priority (best effort: not every platform allows it). */
+export function deprioritize(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) setPriority(child.pid, BACKGROUND_NICENESS);
+  } catch {
+    // Without permission to renice, the child simply runs at normal priority.
+  }
+}
 
 /**
  * Takes a process's own environment settings out of the environment its children inherit: glibc has read them at

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import { CRAWL_PROCESS } from '../processes.ts';
+import { CRAWL_PROCESS, deprioritize } from '../processes.ts';
 import { compiledPath, PROJECT_ROOT, RUNS_COMPILED } from '../project.ts';
 
 const CRAWL_SCRIPT = 'scripts/crawl.ts';
@@ -15,18 +14,6 @@ export function crawlNodeArgs(): string[] {
   return RUNS_COMPILED
     ? [...CRAWL_PROCESS.nodeArgs, compiledPath(CRAWL_SCRIPT)]
     : ['--import', 'tsx', ...CRAWL_PROCESS.nodeArgs, join(PROJECT_ROOT, CRAWL_SCRIPT)];
-}
-
-/** The crawl yields the CPU to the API it runs beside: readers must not wait on a probe pass. */
-export const CRAWL_NICENESS = 10;
-
-/** Lowers a crawl child's scheduling priority (best effort: not every platform allows it). */
-export function deprioritize(child: ChildProcess): void {
-  try {
-    if (child.pid !== undefined) setPriority(child.pid, CRAWL_NICENESS);
-  } catch {
-    // Without permission to renice, the crawl simply runs at normal priority.
-  }
 }
 
 /** While a pass runs, pages are refreshed this often. */

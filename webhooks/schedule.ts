@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { deprioritize } from '../processes.ts';
 import { compiledPath, PROJECT_ROOT, RUNS_COMPILED } from '../project.ts';
 
 const DELIVER_SCRIPT = 'scripts/deliver.ts';
@@ -20,8 +21,8 @@ export interface DeliverySchedule {
 }
 
 /**
- * Runs the webhook delivery worker (scripts/deliver.ts) as a child of `npm start`, restarted if it exits, so sending
- * never takes the API's time. Its stdin is a pipe from this process: when this process dies, even by kill -9, the
+ * Runs the webhook delivery worker (scripts/deliver.ts) as a child of `npm start`, at a lower priority, restarted if it
+ * exits, so sending never takes the API's time. Its stdin is a pipe from this process: when this process dies, even by kill -9, the
  * pipe closes and the worker stops; the queue in SQLite carries every undelivered delivery to the next start.
  * @example const deliveries = startDeliverySchedule({ env: { ...process.env, DATABASE_PATH: config.databasePath } });
  */
@@ -35,6 +36,7 @@ export function startDeliverySchedule(options: DeliveryScheduleOptions): Deliver
     timer = null;
     const running = spawn(process.execPath, args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     child = running;
+    deprioritize(running);
     running.stdout?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
     running.stderr?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
     running.stdin?.on('error', () => {});

@@ -4,8 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { deprioritize } from '../../crawler/schedule.ts';
-import { CRAWL_PROCESS } from '../../processes.ts';
+import { CRAWL_PROCESS, deprioritize } from '../../processes.ts';
 import { compiledChild } from './compiled.ts';
 
 export interface ProbePassOptions {

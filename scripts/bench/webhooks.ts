@@ -19,6 +19,7 @@ import { recordProbes } from '../../data/probes.ts';
 import { upsertServices } from '../../data/services.ts';
 import type { ProbeInput } from '../../data/types.ts';
 import { createWebhook } from '../../data/webhooks.ts';
+import { deprioritize } from '../../processes.ts';
 import { compiledChild } from './compiled.ts';
 import { keepOffServerCore, startLoadGenerator } from './outside.ts';
 import { round, type BenchGroup } from './report.ts';
@@ -92,6 +93,7 @@ export const webhooksGroup: BenchGroup = {
           env: { ...process.env, DATABASE_PATH: databasePath, ALLOW_PRIVATE_TARGETS: '127.0.0.1' },
           stdio: ['pipe', 'inherit', 'inherit'],
         });
+        deprioritize(worker);
         // The API's load starts with the first delivery, so it runs while they do.
         await waitFor(() => receivers.some((r) => r.count > 0), 60_000);
         await api.reset();
