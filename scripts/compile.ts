@@ -1,6 +1,6 @@
 /**
- * `npm run compile`: bundles the server and the crawl into plain JavaScript under `.build/`, which `npm start` and
- * its crawl children run with plain node. Under tsx every process also carries the loader's thread and a cost per
+ * `npm run compile`: bundles the server, the crawl and the publish into plain JavaScript under `.build/`, which
+ * `npm start`, its children and `npm run publish` run with plain node. Under tsx every process also carries the loader's thread and a cost per
  * module loaded through its hooks, so every process would start larger than plain node runs it. Packages stay in
  * node_modules; code split into chunks loads when first imported, so viem stays out of memory until the purchase
  * preview is first asked for.
@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUILD_DIR, compiledPath, PROJECT_ROOT } from '../project.ts';
 
-/** What `npm start` runs, from the project root. */
-export const PRODUCTION_ENTRIES = ['server/main.ts', 'scripts/crawl.ts', 'scripts/deliver.ts', 'scripts/node-args.ts'];
+/** What `npm start` and `npm run publish` run, from the project root. */
+export const PRODUCTION_ENTRIES = ['server/main.ts', 'scripts/crawl.ts', 'scripts/deliver.ts', 'scripts/node-args.ts', 'scripts/publish.ts', 'scripts/publish-copy.ts'];
 
 /**
  * Compiles TypeScript entry points (from the project root) into `.build/`; answers their compiled paths.

@@ -12,10 +12,10 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
 import { readConfig } from '../api/config.ts';
+import { compiledPath, PROJECT_ROOT, RUNS_COMPILED } from '../project.ts';
 import { DEFAULT_CONCURRENCY, publishSite, type PublishOptions } from '../site/publish/publish.ts';
 import { createStore, PublishError } from '../site/publish/store.ts';
 import { createS3Client, readTarget } from '../site/publish/target.ts';
@@ -55,9 +55,13 @@ function createProgress(): Pick<PublishOptions, 'onStart' | 'onUpload'> {
 
 const formatBytes = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
 
+const COPY_SCRIPT = 'scripts/publish-copy.ts';
+
 /** The public copy, gzipped at `compressed`, written by a child of its own (scripts/publish-copy.ts says why). */
 async function writePublicCopy(to: string, compressed: string): Promise<void> {
-  const child = fork(fileURLToPath(new URL('./publish-copy.ts', import.meta.url)), [to, compressed], { stdio: 'inherit' });
+  // The child runs as this process does: compiled (npm run publish) or under tsx, whose loader it inherits.
+  const script = RUNS_COMPILED ? compiledPath(COPY_SCRIPT) : join(PROJECT_ROOT, COPY_SCRIPT);
+  const child = fork(script, [to, compressed], { stdio: 'inherit' });
   const answer = await new Promise<CopyAnswer | null>((resolve, reject) => {
     let said: CopyAnswer | null = null;
     child.on('message', (message) => { said = message as CopyAnswer; });

@@ -18,6 +18,7 @@ import { buildSite } from '../../site/build/build.ts';
 import { refreshSite } from '../../site/build/refresh.ts';
 import { startLocalStore } from '../../site/publish/testing.ts';
 import { changeOnePercent } from './build.ts';
+import { compiledChild } from './compiled.ts';
 import { prepareDatabase } from './database.ts';
 import { LOAD, runLoad, type LoadTarget } from './load.ts';
 import { round, type BenchGroup, type Figure } from './report.ts';
@@ -101,11 +102,12 @@ async function run(emit: (figure: Figure) => void): Promise<void> {
 /** A distinct client address per request (the server trusts X-Forwarded-For here), so the load never meets the rate limit. */
 const toAddress = (k: number) => `10.${(k >> 16) & 255}.${(k >> 8) & 255}.${k & 255}`;
 
-/** `npm run publish` to the bench bucket in a child process: how long it took and its summary line. */
+/** `npm run publish` (compiled, as it runs) to the bench bucket in a child process: how long it took and its summary line. */
 export async function publish(env: NodeJS.ProcessEnv): Promise<{ seconds: number; summary: string }> {
+  const script = await compiledChild('scripts/publish.ts');
   const started = performance.now();
   const output = await new Promise<string>((resolvePublish, reject) => {
-    const child = spawn(process.execPath, [...PUBLISH_PROCESS.nodeArgs, '--import', 'tsx', join(PROJECT_ROOT, 'scripts', 'publish.ts'), '--to', TARGET], {
+    const child = spawn(process.execPath, [...PUBLISH_PROCESS.nodeArgs, script, '--to', TARGET], {
       env: { ...PUBLISH_PROCESS.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

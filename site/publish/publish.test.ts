@@ -13,7 +13,8 @@ import { recordProbe } from '../../data/probes.ts';
 import { COPY_META_TABLE, PUBLIC_TABLES } from '../../data/public-copy.ts';
 import { upsertServices } from '../../data/services.ts';
 import { makeService } from '../../data/testing.ts';
-import { PROJECT_ROOT } from '../../project.ts';
+import { PUBLISH_PROCESS } from '../../processes.ts';
+import { compile } from '../../scripts/compile.ts';
 import { refreshSite, renderChanged } from '../build/refresh.ts';
 import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, plantPrivateData, readRelease, type FixtureSite } from '../testing.ts';
 import { MANIFEST_PATH } from './plan.ts';
@@ -108,6 +109,8 @@ const isSitePut = (line: string) => line.startsWith('PUT ') && !line.includes(`/
 const bodies = (stored: Map<string, Stored>) => new Map([...stored].map(([path, object]) => [path, object.body]));
 
 describe('npm run publish against a real S3-compatible store', () => {
+  /** The publish compiled and run with its node flags, as `npm run publish` runs it. */
+  let script: string;
   let store: LocalStore;
   let proxy: StoreProxy;
   let client: S3Client;
@@ -118,8 +121,8 @@ describe('npm run publish against a real S3-compatible store', () => {
   let planted: string[];
 
   const publish = (extra: NodeJS.ProcessEnv = {}, args: string[] = ['--to', TARGET]) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'scripts', 'publish.ts'), ...args], {
-      env: { ...env, ...extra },
+    const child = spawn(process.execPath, [...PUBLISH_PROCESS.nodeArgs, script, ...args], {
+      env: { ...PUBLISH_PROCESS.env, ...env, ...extra },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -139,6 +142,7 @@ describe('npm run publish against a real S3-compatible store', () => {
   };
 
   beforeAll(async () => {
+    script = (await compile(['scripts/publish.ts', 'scripts/publish-copy.ts']))[0]!;
     store = await startLocalStore([BUCKET]);
     proxy = await startStoreProxy(store.endpoint);
     client = createS3Client(store.env);
