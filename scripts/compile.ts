@@ -5,13 +5,17 @@
  * node_modules; code split into chunks loads when first imported, so viem stays out of memory until the purchase
  * preview is first asked for.
  */
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUILD_DIR, compiledPath, PROJECT_ROOT } from '../project.ts';
 
+/** What `npm run publish` and `npm run rebuild -- --publish` run: the publish first, then its copy child. */
+export const PUBLISH_ENTRIES = ['scripts/publish.ts', 'scripts/publish-copy.ts'];
+
 /** What `npm start` and `npm run publish` run, from the project root. */
-export const PRODUCTION_ENTRIES = ['server/main.ts', 'scripts/crawl.ts', 'scripts/deliver.ts', 'scripts/node-args.ts', 'scripts/publish.ts', 'scripts/publish-copy.ts'];
+export const PRODUCTION_ENTRIES = ['server/main.ts', 'scripts/crawl.ts', 'scripts/deliver.ts', 'scripts/node-args.ts', ...PUBLISH_ENTRIES];
 
 /**
  * Compiles TypeScript entry points (from the project root) into `.build/`; answers their compiled paths.
@@ -19,7 +23,7 @@ export const PRODUCTION_ENTRIES = ['server/main.ts', 'scripts/crawl.ts', 'script
  * @example const [server] = await compile(['server/main.ts']); // '/srv/psi/.build/server/main.mjs'
  */
 export async function compile(entries: string[]): Promise<string[]> {
-  await build({
+  const { outputFiles } = await build({
     absWorkingDir: PROJECT_ROOT,
     entryPoints: entries,
     outdir: BUILD_DIR,
@@ -32,8 +36,22 @@ export async function compile(entries: string[]): Promise<string[]> {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
+    write: false,
   });
+  for (const file of outputFiles) writeChanged(file.path, file.contents);
   return entries.map(compiledPath);
+}
+
+/**
+ * Writes a compiled file only when its bytes changed, through a rename: a process starting from `.build/` (a server,
+ * a publish, a test's child) while another compile runs reads the old file or the new one, never half of one.
+ */
+function writeChanged(path: string, contents: Uint8Array): void {
+  if (existsSync(path) && readFileSync(path).equals(contents)) return;
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, path);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await compile(PRODUCTION_ENTRIES);

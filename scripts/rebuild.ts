@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PUBLISH_PROCESS, type ProcessSettings } from '../processes.ts';
+import { compile, PUBLISH_ENTRIES } from './compile.ts';
 
 const args = process.argv.slice(2);
 const crawl = !args.includes('--no-crawl');
@@ -18,9 +19,10 @@ const toAt = args.indexOf('--to');
 const publishArgs = toAt === -1 ? [] : args.slice(toAt, toAt + 2);
 const crawlArgs = args.filter((arg, index) => arg !== '--no-crawl' && arg !== '--publish' && (toAt === -1 || (index !== toAt && index !== toAt + 1)));
 
-const run = (script: string, scriptArgs: string[], settings: Pick<ProcessSettings, 'nodeArgs' | 'env'> = { nodeArgs: [], env: {} }) =>
+/** Runs a script (its node arguments: `underTsx`, or a compiled file) in a child; answers its exit code. */
+const run = (script: string[], scriptArgs: string[], settings: Pick<ProcessSettings, 'nodeArgs' | 'env'> = { nodeArgs: [], env: {} }) =>
   new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, [...settings.nodeArgs, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...scriptArgs], {
+    const child = spawn(process.execPath, [...settings.nodeArgs, ...script, ...scriptArgs], {
       stdio: 'inherit',
       env: { ...settings.env, ...process.env },
     });
@@ -28,12 +30,16 @@ const run = (script: string, scriptArgs: string[], settings: Pick<ProcessSetting
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
 
+const underTsx = (script: string) => ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))];
+// The publish runs compiled, as `npm run publish` does: without tsx's loader, it and its copy child hold less.
+const compiledPublish = async () => [(await compile(PUBLISH_ENTRIES))[0]!];
+
 if (publish && publishArgs.length < 2 && !process.env.PUBLISH_TO) {
   console.error('rebuild: --publish needs --to s3://BUCKET/PREFIX (or PUBLISH_TO)');
   process.exit(2);
 }
-const crawlCode = crawl ? await run('./crawl.ts', crawlArgs) : 0;
+const crawlCode = crawl ? await run(underTsx('./crawl.ts'), crawlArgs) : 0;
 if (crawlCode !== 0) console.error(`rebuild: the crawl exited ${crawlCode}; building the site from the database as it is`);
-const buildCode = await run('./build.ts', []);
-const publishCode = publish && buildCode === 0 ? await run('./publish.ts', publishArgs, PUBLISH_PROCESS) : 0;
+const buildCode = await run(underTsx('./build.ts'), []);
+const publishCode = publish && buildCode === 0 ? await run(await compiledPublish(), publishArgs, PUBLISH_PROCESS) : 0;
 process.exit(crawlCode !== 0 ? crawlCode : buildCode !== 0 ? buildCode : publishCode);

@@ -14,7 +14,7 @@ import { COPY_META_TABLE, PUBLIC_TABLES } from '../../data/public-copy.ts';
 import { upsertServices } from '../../data/services.ts';
 import { makeService } from '../../data/testing.ts';
 import { PUBLISH_PROCESS } from '../../processes.ts';
-import { compile } from '../../scripts/compile.ts';
+import { compile, PUBLISH_ENTRIES } from '../../scripts/compile.ts';
 import { refreshSite, renderChanged } from '../build/refresh.ts';
 import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, plantPrivateData, readRelease, type FixtureSite } from '../testing.ts';
 import { MANIFEST_PATH } from './plan.ts';
@@ -142,7 +142,7 @@ describe('npm run publish against a real S3-compatible store', () => {
   };
 
   beforeAll(async () => {
-    script = (await compile(['scripts/publish.ts', 'scripts/publish-copy.ts']))[0]!;
+    script = (await compile(PUBLISH_ENTRIES))[0]!;
     store = await startLocalStore([BUCKET]);
     proxy = await startStoreProxy(store.endpoint);
     client = createS3Client(store.env);
