@@ -10,33 +10,11 @@
  * which neither index holds). The trigram index folds case as `lower()` does and more, so it finds a superset.
  */
 import { cachedStatement, type DB } from './db.ts';
-import { holds, toRowids, type Rowids } from './list-cache.ts';
+import { RowidSet, toRowids, type Rowids } from './list-cache.ts';
 
 /** A word's rowids in each index; null when it is too common to be worth holding. */
 type WordSets = { endpoints: RowidSet; services: RowidSet } | null;
 
-/**
- * Rowids as a set: ascending, found by binary search, or one bit a rowid below the largest when that takes less
- * memory (a common word's: `queries` is in 29,000 of 517,000 endpoints, 65 KB of bits against 116 KB of rowids).
- */
-type RowidSet = Rowids | { bits: Uint32Array };
-
-/** @example toRowidSet([2, 5]) // Uint32Array [2, 5] */
-function toRowidSet(ascending: number[]): RowidSet {
-  const largest = ascending.at(-1) ?? 0;
-  const words = Math.floor(largest / 32) + 1;
-  if (words >= ascending.length || largest > 0xffff_ffff) return toRowids(ascending);
-  const bits = new Uint32Array(words);
-  for (const rowid of ascending) bits[rowid >>> 5]! |= 1 << (rowid & 31);
-  return { bits };
-}
-
-const inSet = (set: RowidSet, rowid: number): boolean => ('bits' in set
-  ? rowid >= 0 && rowid < set.bits.length * 32 && (set.bits[rowid >>> 5]! & (1 << (rowid & 31))) !== 0
-  : holds(set, rowid));
-
-/** The memory a set takes, in 4-byte words (one for each rowid of a list). */
-const sizeOfSet = (set: RowidSet) => ('bits' in set ? set.bits.length : set.length);
 /** The endpoints holding a word (`search_rowid`s) and each one's service (its rowid), side by side. */
 type Reach = { endpoints: Rowids; services: Rowids };
 
@@ -88,7 +66,7 @@ export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: s
   for (let i = 0; i < reach.endpoints.length; i++) {
     const endpoint = reach.endpoints[i]!;
     const service = reach.services[i]!;
-    if (tests.every((sets) => inSet(sets.endpoints, endpoint) || inSet(sets.services, service))) found.push(endpoint);
+    if (tests.every((sets) => sets.endpoints.has(endpoint) || sets.services.has(service))) found.push(endpoint);
   }
   return found;
 }
@@ -101,7 +79,7 @@ function setsOf(db: DB, cache: WordCache, word: string): WordSets {
   const services = endpoints.length > MAX_WORD_ENDPOINTS ? []
     : cachedStatement(db, SERVICES_OF).pluck().all(servicePhraseOf(word)) as number[];
   const sets = endpoints.length > MAX_WORD_ENDPOINTS || services.length > MAX_WORD_SERVICES ? null
-    : { endpoints: toRowidSet(endpoints), services: toRowidSet(services) };
+    : { endpoints: RowidSet.of(endpoints), services: RowidSet.of(services) };
   keep(cache, key, sets, sizeOf(sets));
   return sets;
 }
@@ -131,7 +109,8 @@ function recall(cache: WordCache, key: string): WordSets | Reach | undefined {
   return kept;
 }
 
-const sizeOf = (entry: WordSets | Reach) => (entry === null ? 0 : sizeOfSet(entry.endpoints) + sizeOfSet(entry.services));
+const wordsOf = (set: RowidSet | Rowids) => (set instanceof RowidSet ? set.memoryWords : set.length);
+const sizeOf = (entry: WordSets | Reach) => (entry === null ? 0 : wordsOf(entry.endpoints) + wordsOf(entry.services));
 
 /** Keeps an entry of `rowids` 4-byte words, letting go of the least recently used while they would take too many. */
 function keep(cache: WordCache, key: string, entry: WordSets | Reach, rowids: number): void {

@@ -61,3 +61,53 @@ export function holds(rowids: Rowids, rowid: number): boolean {
   }
   return false;
 }
+
+/**
+ * Rowids as a set, from ascending ones: kept as they are, found by binary search, or as one bit a rowid below the
+ * largest when that takes less memory (a common word's: `agent` is in every one of 100,000 services, 12.5 KB of bits
+ * against 400 KB of rowids).
+ * @example const set = RowidSet.of([2, 5]); set.has(5) // true; set.size // 2
+ */
+export class RowidSet {
+  private constructor(
+    private readonly rowids: Rowids | null,
+    private readonly bits: Uint32Array | null,
+    /** How many rowids it holds. */
+    readonly size: number,
+  ) {}
+
+  static of(ascending: number[]): RowidSet {
+    const largest = ascending.at(-1) ?? 0;
+    const words = Math.floor(largest / 32) + 1;
+    if (words >= ascending.length || largest > 0xffff_ffff) return new RowidSet(toRowids(ascending), null, ascending.length);
+    const bits = new Uint32Array(words);
+    for (const rowid of ascending) bits[rowid >>> 5]! |= 1 << (rowid & 31);
+    return new RowidSet(null, bits, ascending.length);
+  }
+
+  has(rowid: number): boolean {
+    if (this.rowids !== null) return holds(this.rowids, rowid);
+    return rowid >= 0 && rowid < this.bits!.length * 32 && (this.bits![rowid >>> 5]! & (1 << (rowid & 31))) !== 0;
+  }
+
+  /** Its rowids, ascending, that `keep` is true of. */
+  filter(keep: (rowid: number) => boolean): number[] {
+    const kept: number[] = [];
+    if (this.rowids !== null) {
+      for (const rowid of this.rowids) if (keep(rowid)) kept.push(rowid);
+      return kept;
+    }
+    for (let word = 0; word < this.bits!.length; word++) {
+      for (let bit = 0; bit < 32 && this.bits![word]! >>> bit !== 0; bit++) {
+        const rowid = word * 32 + bit;
+        if ((this.bits![word]! >>> bit) & 1 && keep(rowid)) kept.push(rowid);
+      }
+    }
+    return kept;
+  }
+
+  /** The memory it takes, in 4-byte words (one for each rowid of a list). */
+  get memoryWords(): number {
+    return this.rowids !== null ? this.rowids.length * (this.rowids.BYTES_PER_ELEMENT / 4) : this.bits!.length;
+  }
+}

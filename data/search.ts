@@ -18,9 +18,10 @@ export interface Search {
   /**
    * The partial matches, holding all words but one (toLeastFound; null for one word): `relevance` lists them after
    * every match, in quality order, and they are not counted. `words` reads each word's services (their rowids in the
-   * search index): a partial match is found by exactly `least` of them.
+   * search index): a partial match is found by exactly `least` of them. `indexed`: whether the trigram index finds
+   * each word (no stem under three characters), so reading a word's services reads its matches alone, not every row.
    */
-  partial: { words: Condition[]; least: number } | null;
+  partial: { words: Condition[]; least: number; indexed: boolean } | null;
   /** The text score of a service `s` (higher is a better match: toTextScore), for `relevance`. */
   score: Condition;
   /** What bounds the score: each place a word can score in (ScorePlace). */
@@ -60,7 +61,7 @@ export function toSearch(q: string): Search | null {
   const least = toLeastFound(words.length);
   if (least === words.length) return { ...matches, partial: null, score, scoreBound };
   const found = stems.map((stem) => toFound(stem, SEARCHED_COLUMNS));
-  return { ...matches, partial: { words: found, least }, score, scoreBound };
+  return { ...matches, partial: { words: found, least, indexed: stems.every((stem) => [...stem].length >= TRIGRAM) }, score, scoreBound };
 }
 
 /**

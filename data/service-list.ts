@@ -19,7 +19,7 @@ import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-q
 import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
-import { changeClearedCache, holds, toRowids, type Rowids } from './list-cache.ts';
+import { changeClearedCache, RowidSet } from './list-cache.ts';
 import { toQualityOrder } from './quality.ts';
 import { toPartialBound, toSearch, type Condition, type ScorePlace } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
@@ -57,10 +57,11 @@ interface ListQuery {
   /**
    * For free text: each match's rowid, live rank and dual rail (LIMIT added). When the matches are few enough to keep
    * their order, the counts are taken from these rows and the order read among them, so the search index is asked once.
-   * When every word's services are kept (`words`, wordRowids), the matches are the services they all hold, and `among`
-   * reads the same of given rowids (a JSON array, the first parameter) without asking the search index at all.
+   * With several words, the matches are the services every word's services hold (`words`, wordRowids: read when the
+   * index finds each word, `indexed`, else only when kept), and `among` reads the same of given rowids (a JSON array,
+   * the first parameter) without asking the search index at all.
    */
-  matched?: { sql: string; params: unknown[]; words: Condition[]; among: Condition };
+  matched?: { sql: string; params: unknown[]; words: Condition[]; indexed: boolean; among: Condition };
   /**
    * Every match's rowid in the order, for a query that cannot read an index in its order: kept when the matches are
    * few (keepsMatchOrder).
@@ -81,8 +82,11 @@ interface ListQuery {
 interface Relevance {
   /** The query's key among kept rankings. */
   key: string;
-  /** Every match ranked; `among` ranks given rowids (a JSON array, the first parameter, then `params` of the score). */
-  ranked: { sql: string; params: unknown[]; among: { sql: string; params: unknown[] } };
+  /**
+   * Every match ranked; `among` ranks given rowids (a JSON array, the first parameter, then `params` of the score);
+   * `counted` ranks those of given rowids the other filters keep, with each one's live rank and dual rail to count them.
+   */
+  ranked: { sql: string; params: unknown[]; among: Condition; counted: Condition };
   walked: { sql: string; params: unknown[] };
   /** The same walk over the services the search index finds in a full-text query given last (the best score's places). */
   walkedAmong: { sql: string; params: unknown[] };
@@ -113,9 +117,9 @@ interface ListCache {
   orders: Map<string, number[]>;
   /** Rankings in `relevance` order, by query. */
   rankings: Map<string, Ranking>;
-  /** The services holding a word (rowids, ascending), by its query: words recur across queries far more than whole queries do. */
-  wordRowids: Map<string, Rowids>;
-  /** How many rowids they hold together. */
+  /** The services holding a word, by its query: words recur across queries far more than whole queries do. */
+  wordRowids: Map<string, RowidSet>;
+  /** The memory they take together, in 4-byte words. */
   wordRowidsHeld: number;
   /** How many rowids the kept orders and rankings hold together. */
   orderedRowids: number;
@@ -135,8 +139,11 @@ interface Matches {
 const MAX_CACHED_QUERIES = 2_000;
 /** At most this many rowids are held in kept orders (about 4 MB), whatever the queries asked. */
 const MAX_ORDERED_ROWIDS = 500_000;
-/** At most this many rowids are held in the words' services (about 8 MB): twenty words as common as every service. */
-const MAX_WORD_ROWIDS = 2_000_000;
+/**
+ * At most this many 4-byte words are held for the words' services (2 MB): a word's services take at most one bit a
+ * service (12.5 KB at 100,000), so some hundreds of words.
+ */
+const MAX_WORD_ROWIDS = 500_000;
 
 
 /**
@@ -180,10 +187,15 @@ function readMatches(db: DB, cache: ListCache, plan: ListQuery): Matches {
 function countMatches(db: DB, cache: ListCache, plan: ListQuery): { counts: Counts; matched?: number[] } {
   if (plan.matched) {
     const most = Math.floor(cache.services / ORDER_KEPT_SHARE);
-    const { sql, params, words, among } = plan.matched;
-    const held = heldByAll(cache, words);
+    const { sql, params, words, indexed, among } = plan.matched;
+    const held = heldByAll(db, cache, words, indexed);
+    // Few held by every word, in `relevance`: read once, in their ranking, which counts them too.
+    const ranked = held !== null && plan.relevance !== undefined && keepsMatchOrder(held.length, cache.services) ? plan.relevance.ranked.counted : null;
     const rows = (held === null ? cachedStatement(db, sql).raw().all(...params, most + 1)
-      : held.length === 0 ? [] : cachedStatement(db, among.sql).raw().all(JSON.stringify(held), ...among.params, most + 1)) as Array<[number, number, number]>;
+      : held.length === 0 ? []
+      : ranked ? cachedStatement(db, ranked.sql).raw().all(JSON.stringify(held), ...ranked.params)
+      : cachedStatement(db, among.sql).raw().all(JSON.stringify(held), ...among.params, most + 1)) as Array<[number, number, number]>;
+    if (ranked && plan.relevance) keep(cache, cache.rankings, plan.relevance.key, { rowids: rows.map(([rowid]) => rowid), complete: true }, rows.length);
     if (keepsMatchOrder(rows.length, cache.services)) {
       const counts = { total: rows.length, live: 0, dual_rail: 0 };
       for (const [, liveRank, dualRail] of rows) {
@@ -233,10 +245,10 @@ function readRelevant(db: DB, cache: ListCache, relevance: Relevance, matches: M
  */
 function readPartial(db: DB, cache: ListCache, partial: NonNullable<Relevance['partial']>, count: number, offset: number): ServiceRow[] {
   const words = partial.words.map((word) => wordRowids(db, cache, word));
-  const isPartial = (rowid: number) => words.reduce((found, rowids) => found + (holds(rowids, rowid) ? 1 : 0), 0) === partial.least;
-  if (keepsMatchOrder(toPartialBound(words.map((rowids) => rowids.length)), cache.services)) {
-    const [rarest, next] = [...words].sort((a, b) => a.length - b.length) as [Rowids, Rowids];
-    const found = [...rarest.filter(isPartial), ...next.filter((rowid) => !holds(rarest, rowid) && isPartial(rowid))];
+  const isPartial = (rowid: number) => words.reduce((found, rowids) => found + (rowids.has(rowid) ? 1 : 0), 0) === partial.least;
+  if (keepsMatchOrder(toPartialBound(words.map((rowids) => rowids.size)), cache.services)) {
+    const [rarest, next] = [...words].sort((a, b) => a.size - b.size) as [RowidSet, RowidSet];
+    const found = [...rarest.filter(isPartial), ...next.filter((rowid) => !rarest.has(rowid) && isPartial(rowid))];
     if (found.length === 0) return [];
     return cachedStatement(db, partial.held.sql).all(JSON.stringify(found), ...partial.held.params, count, offset) as ServiceRow[];
   }
@@ -250,29 +262,34 @@ function readPartial(db: DB, cache: ListCache, partial: NonNullable<Relevance['p
   return readInOrder(db, walked, { offset: 0, limit: walked.length }).rows;
 }
 
-/** The services holding every word, by rowid, when each word's services are kept (wordRowids); else null. */
-function heldByAll(cache: ListCache, words: Condition[]): number[] | null {
-  const kept = words.map((word) => cache.wordRowids.get(toWordKey(word)));
+/**
+ * The services holding every word of several, by rowid, from each word's services: kept, or read now and kept when the
+ * index finds each word (`indexed`; a short word's would be read from every row); null for one word, or when a word's
+ * are neither. Words recur across searches far more than whole searches do, and the index's match of two words walks
+ * the commoner word's services (every one of 100,000 for `agent`) at each new search.
+ */
+function heldByAll(db: DB, cache: ListCache, words: Condition[], indexed: boolean): number[] | null {
+  const kept = words.map((word) => (indexed ? wordRowids(db, cache, word) : cache.wordRowids.get(toWordKey(word))));
   if (kept.length === 0 || kept.some((rowids) => rowids === undefined)) return null;
-  const [rarest, ...others] = (kept as Rowids[]).sort((a, b) => a.length - b.length);
-  return [...rarest!.filter((rowid) => others.every((rowids) => holds(rowids, rowid)))];
+  const [rarest, ...others] = (kept as RowidSet[]).sort((a, b) => a.size - b.size);
+  return rarest!.filter((rowid) => others.every((rowids) => rowids.has(rowid)));
 }
 
 const toWordKey = (word: Condition) => `${word.sql}\u0000${JSON.stringify(word.params)}`;
 
-/** The services holding a word, by rowid, ascending: kept, or read now and kept. */
-function wordRowids(db: DB, cache: ListCache, word: Condition): Rowids {
+/** The services holding a word, by rowid: kept, or read now and kept. */
+function wordRowids(db: DB, cache: ListCache, word: Condition): RowidSet {
   const key = toWordKey(word);
   let rowids = cache.wordRowids.get(key);
   if (!rowids) {
     const read = cachedStatement(db, word.sql).pluck().all(...word.params) as number[];
-    rowids = toRowids(read).sort();
-    if (cache.wordRowids.size >= MAX_CACHED_QUERIES || cache.wordRowidsHeld + rowids.length > MAX_WORD_ROWIDS) {
+    rowids = RowidSet.of(read.sort((a, b) => a - b));
+    if (cache.wordRowids.size >= MAX_CACHED_QUERIES || cache.wordRowidsHeld + rowids.memoryWords > MAX_WORD_ROWIDS) {
       cache.wordRowids.clear();
       cache.wordRowidsHeld = 0;
     }
     cache.wordRowids.set(key, rowids);
-    cache.wordRowidsHeld += rowids.length;
+    cache.wordRowidsHeld += rowids.memoryWords;
   }
   return rowids;
 }
@@ -438,6 +455,7 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
     sql: `${matchedColumns} ${matches.from} LIMIT ?`,
     params: matches.params,
     words: search.partial?.words ?? [],
+    indexed: search.partial?.indexed ?? false,
     among: { sql: `${matchedColumns} FROM services s NOT INDEXED${toClause([AMONG_ROWIDS, ...filtered.sql])} LIMIT ?`, params: filtered.params },
   } : undefined;
   if (applied === 'relevance') {
@@ -454,6 +472,11 @@ function toListQuery(filters: ServiceFilters, sort: Sort, facetSizes: Map<string
         sql: `SELECT s.rowid FROM services s${toClause(ranked.sql)} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`,
         params: [...ranked.params, ...text.score.params],
         among: { sql: `${AMONG} ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`, params: text.score.params },
+        counted: {
+          sql: `SELECT s.rowid, s.live_rank, s.dual_rail FROM services s NOT INDEXED${toClause([AMONG_ROWIDS, ...filtered.sql])}
+            ORDER BY ${text.score.sql} DESC, ${QUALITY_ORDER}`,
+          params: [...filtered.params, ...text.score.params],
+        },
       },
       walked: { sql: walk(walked), params: [...text.score.params, ...walked.params] },
       walkedAmong: { sql: walk({ sql: [...walked.sql, among], params: [] }), params: [...text.score.params, ...walked.params] },

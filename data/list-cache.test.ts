@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { RowidSet } from './list-cache.ts';
+
+describe('RowidSet', () => {
+  it('holds few rowids as a list and many as bits, and answers the same either way', () => {
+    const sparse = [3, 70, 100_000];
+    const dense = Array.from({ length: 5_000 }, (_, k) => k * 3 + 1);
+    for (const ascending of [sparse, dense, []]) {
+      const set = RowidSet.of(ascending);
+      expect(set.size).toBe(ascending.length);
+      expect(set.filter(() => true)).toEqual(ascending);
+      for (const rowid of ascending) expect(set.has(rowid)).toBe(true);
+      for (const absent of [0, 2, 4, 99_999, 100_001, -1, 2 ** 33]) if (!ascending.includes(absent)) expect(set.has(absent)).toBe(false);
+    }
+    // 5,000 rowids below 15,001: 469 words of bits against 5,000 of rowids.
+    expect(RowidSet.of(dense).memoryWords).toBe(469);
+    expect(RowidSet.of(sparse).memoryWords).toBe(3);
+  });
+
+  it('filters by a test, ascending, including the 32nd bit of a word', () => {
+    const set = RowidSet.of(Array.from({ length: 64 }, (_, k) => k));
+    expect(set.filter((rowid) => rowid % 31 === 0)).toEqual([0, 31, 62]);
+    expect(set.filter((rowid) => rowid >= 63)).toEqual([63]);
+  });
+});
