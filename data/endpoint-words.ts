@@ -10,7 +10,7 @@
  * which neither index holds). The trigram index folds case as `lower()` does and more, so it finds a superset.
  */
 import { cachedStatement, type DB } from './db.ts';
-import { RowidSet, toRowids, type Rowids } from './list-cache.ts';
+import { RowidSet, RowidsBuilder, type Rowids } from './list-cache.ts';
 
 /** A word's rowids in each index; null when it is too common to be worth holding. */
 type WordSets = { endpoints: RowidSet; services: RowidSet } | null;
@@ -89,13 +89,13 @@ function reachOf(db: DB, cache: WordCache, word: string): Reach {
   const kept = recall(cache, key) as Reach | undefined;
   if (kept !== undefined) return kept;
   // Row by row: the rarest word of a search may still reach most endpoints, whose rows held at once cost a hundred MB.
-  const endpoints: number[] = [];
-  const services: number[] = [];
+  const endpoints = new RowidsBuilder();
+  const services = new RowidsBuilder();
   for (const [endpoint, service] of cachedStatement(db, REACH_OF).raw().iterate(phraseOf(word), servicePhraseOf(word)) as IterableIterator<[number, number]>) {
     endpoints.push(endpoint);
     services.push(service);
   }
-  const reach = { endpoints: toRowids(endpoints), services: toRowids(services) };
+  const reach = { endpoints: endpoints.done(), services: services.done() };
   keep(cache, key, reach, 2 * endpoints.length);
   return reach;
 }

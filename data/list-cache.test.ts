@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RowidSet } from './list-cache.ts';
+import { RowidSet, RowidsBuilder, toRowids } from './list-cache.ts';
 
 describe('RowidSet', () => {
   it('holds few rowids as a list and many as bits, and answers the same either way', () => {
@@ -21,5 +21,24 @@ describe('RowidSet', () => {
     const set = RowidSet.of(Array.from({ length: 64 }, (_, k) => k));
     expect(set.filter((rowid) => rowid % 31 === 0)).toEqual([0, 31, 62]);
     expect(set.filter((rowid) => rowid >= 63)).toEqual([63]);
+  });
+});
+
+describe('RowidsBuilder', () => {
+  it('gives the rowids pushed, in order, as toRowids would: 4 bytes each while they fit, 8 after one does not', () => {
+    const pushed = Array.from({ length: 5_000 }, (_, k) => (k * 7_919) % 100_003);
+    const gathered = new RowidsBuilder();
+    for (const rowid of pushed) gathered.push(rowid);
+    expect(gathered.length).toBe(pushed.length);
+    const done = gathered.done();
+    expect(done).toBeInstanceOf(Uint32Array);
+    expect(done).toEqual(toRowids(pushed));
+
+    const wide = [...pushed.slice(0, 1_500), 2 ** 40, ...pushed.slice(1_500, 3_000)];
+    const widened = new RowidsBuilder();
+    for (const rowid of wide) widened.push(rowid);
+    expect(widened.done()).toBeInstanceOf(Float64Array);
+    expect(Array.from(widened.done())).toEqual(wide);
+    expect(new RowidsBuilder().done()).toEqual(new Uint32Array(0));
   });
 });

@@ -48,6 +48,40 @@ export type Rowids = Uint32Array | Float64Array;
 export const toRowids = (rowids: number[]): Rowids =>
   rowids.every((rowid) => rowid >= 0 && rowid <= 0xffff_ffff) ? Uint32Array.from(rowids) : Float64Array.from(rowids);
 
+/**
+ * Rowids gathered one at a time, into a typed array that doubles as it fills (4 bytes a rowid while they fit, then 8,
+ * as toRowids): a common word's half a million matches never sit in a JS array, which takes 8 bytes a rowid in V8's
+ * heap, is copied as it grows, and leaves the heap grown after.
+ * @example const gathered = new RowidsBuilder(); gathered.push(3); gathered.done() // Uint32Array [3]
+ */
+export class RowidsBuilder {
+  private held: Rowids = new Uint32Array(1_024);
+  private count = 0;
+
+  push(rowid: number): void {
+    if (this.count === this.held.length || (this.held instanceof Uint32Array && !fits(rowid))) this.grow(rowid);
+    this.held[this.count++] = rowid;
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** The rowids in the order pushed, in an array of just their length. */
+  done(): Rowids {
+    return this.held.slice(0, this.count);
+  }
+
+  private grow(rowid: number): void {
+    const length = this.count === this.held.length ? 2 * this.held.length : this.held.length;
+    const next = this.held instanceof Float64Array || !fits(rowid) ? new Float64Array(length) : new Uint32Array(length);
+    next.set(this.held.subarray(0, this.count));
+    this.held = next;
+  }
+}
+
+const fits = (rowid: number) => rowid >= 0 && rowid <= 0xffff_ffff;
+
 /** Whether ascending rowids hold one: a binary search. @example holds(Uint32Array.of(1, 3), 3) // true */
 export function holds(rowids: Rowids, rowid: number): boolean {
   let low = 0;
