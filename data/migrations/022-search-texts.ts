@@ -4,7 +4,8 @@ import type { DB } from '../db.ts';
  * The texts a search of endpoints tests and scores (data/endpoint-list.ts), kept lower-cased and padded by triggers,
  * so a search reads them instead of computing them for each candidate:
  * - `endpoint_texts`, per endpoint (`search_rowid`): `text`, its description, URL and tags as the search tests them;
- *   `words`, its description with punctuation as spaces and padded, as the score reads it; and its service's rowid;
+ *   `words`, its description with punctuation as spaces and padded, as the score reads it; and its service's rowid
+ *   (indexed: a search finds a service's endpoints there without reading their rows);
  * - `service_texts`, per service (its rowid): the same of its name and description, held once for all its endpoints.
  * An endpoint's whole search text is its `text`, a space, its service's `text`; its score text is its service's
  * `words` and its own: a word without a space is in the whole when it is in either (a space joins them), and a
@@ -36,6 +37,8 @@ CREATE TABLE endpoint_texts (
   text          TEXT NOT NULL,
   words         TEXT NOT NULL
 );
+-- A service's endpoints by its rowid, as a search finds them from the services a word's index matched.
+CREATE INDEX endpoint_texts_service ON endpoint_texts (service_rowid);
 CREATE TABLE service_texts (
   rowid INTEGER PRIMARY KEY,
   text  TEXT NOT NULL,
