@@ -46,7 +46,11 @@ CREATE TABLE service_texts (
 );
 
 -- A new endpoint gets its search_rowid from an update (migration 020's trigger), which writes its texts.
-CREATE TRIGGER service_endpoints_texts_update AFTER UPDATE OF search_rowid, service_id, description, url, tags ON service_endpoints BEGIN
+-- Updates fire only on a change: a crawl's upsert sets every column, most to what they were.
+CREATE TRIGGER service_endpoints_texts_update AFTER UPDATE OF search_rowid, service_id, description, url, tags ON service_endpoints
+  WHEN NEW.search_rowid IS NOT OLD.search_rowid OR NEW.service_id IS NOT OLD.service_id OR NEW.description IS NOT OLD.description
+    OR NEW.url IS NOT OLD.url OR NEW.tags IS NOT OLD.tags
+BEGIN
   DELETE FROM endpoint_texts WHERE search_rowid = OLD.search_rowid AND OLD.search_rowid IS NOT NEW.search_rowid;
   ${writeEndpoint('NEW')}
 END;
@@ -56,7 +60,9 @@ END;
 CREATE TRIGGER services_texts_insert AFTER INSERT ON services BEGIN
   ${writeService('NEW')}
 END;
-CREATE TRIGGER services_texts_update AFTER UPDATE OF rowid, name, description ON services BEGIN
+CREATE TRIGGER services_texts_update AFTER UPDATE OF rowid, name, description ON services
+  WHEN NEW.rowid IS NOT OLD.rowid OR NEW.name IS NOT OLD.name OR NEW.description IS NOT OLD.description
+BEGIN
   DELETE FROM service_texts WHERE rowid = OLD.rowid AND OLD.rowid IS NOT NEW.rowid;
   ${writeService('NEW')}
   UPDATE endpoint_texts SET service_rowid = NEW.rowid WHERE service_rowid = OLD.rowid AND OLD.rowid IS NOT NEW.rowid;
