@@ -246,12 +246,33 @@ interface Plan {
 const CANDIDATE_QUALITY = `live IS NOT 1, ${serviceQualityOf('')}`;
 
 /**
- * The matches of a search in `relevance` order, read as their candidates' few columns and texts (ENDPOINT_TEXT and
- * WORDS), then tested and scored: SQLite computes an expression anew wherever it is written (for each word, and in
- * both arms of the score's CASE), but a subquery's columns once a row; a subquery with a LIMIT is never flattened
- * into the query reading it, so it runs as a co-routine yielding each row's texts.
+ * The matches of a search in `relevance` order. Words without a space are tested and scored on the texts kept for
+ * each endpoint and service (migration 022), read by `search_rowid` with the order's keys from their index, so no
+ * endpoint row and no text is read or computed twice; a phrase with a space could span the endpoint's and its
+ * service's texts, so a search holding one computes each candidate's whole text (toComputedRelevance).
  */
 function toRelevance(where: Where, words: string[]): { sql: string; params: unknown[] } {
+  if (words.some((word) => /\s/.test(word))) return toComputedRelevance(where, words);
+  const either = (test: (text: string) => string) => `(${test('t.words')} OR ${test('st.words')})`;
+  const scores = words.map(() => `(CASE WHEN ${either((text) => `instr(${text}, ' ' || ? || ' ') > 0`)} THEN 3
+    WHEN ${either((text) => `instr(${text}, ' ' || ?) > 0`)} THEN 2 ELSE 1 END)`);
+  const tests = words.map(() => '(instr(t.text, ?) > 0 OR instr(st.text, ?) > 0)');
+  return {
+    sql: `SELECT e.search_rowid, e.live IS 1 FROM service_endpoints e INDEXED BY service_endpoints_search_keys
+      JOIN endpoint_texts t ON t.search_rowid = e.search_rowid JOIN service_texts st ON st.rowid = t.service_rowid
+      WHERE ${[...where.sql, ...tests].join(' AND ')}
+      ORDER BY ${scores.join(' + ')} DESC, ${QUALITY}, e.id`,
+    params: [...where.params, ...words.flatMap((word) => [word, word]), ...words.flatMap((word) => [word, word, word, word])],
+  };
+}
+
+/**
+ * The same over each candidate's texts computed (ENDPOINT_TEXT and WORDS): SQLite computes an expression anew
+ * wherever it is written (for each word, and in both arms of the score's CASE), but a subquery's columns once a row;
+ * a subquery with a LIMIT is never flattened into the query reading it, so it runs as a co-routine yielding each
+ * row's texts.
+ */
+function toComputedRelevance(where: Where, words: string[]): { sql: string; params: unknown[] } {
   const score = toScore(words, 'score_text');
   const candidates = `SELECT e.search_rowid, e.live, e.service_flagged, e.service_uptime_30d, e.service_source_count, e.id,
       ${ENDPOINT_TEXT} AS endpoint_text, ${WORDS} AS score_text

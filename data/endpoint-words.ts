@@ -48,11 +48,14 @@ const servicePhraseOf = (word: string) => `{name description} : ${phraseOf(word)
 
 const ENDPOINTS_OF = `SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ? ORDER BY rowid LIMIT ${MAX_WORD_ENDPOINTS + 1}`;
 const SERVICES_OF = `SELECT rowid FROM services_fts WHERE services_fts MATCH ? ORDER BY rowid LIMIT ${MAX_WORD_SERVICES + 1}`;
-/** The endpoints holding a word with their services' rowids; the unique search_rowid index and services' id index answer it. */
-const REACH_OF = `SELECT e.search_rowid, s.rowid FROM endpoints_fts f JOIN service_endpoints e ON e.search_rowid = f.rowid
-    JOIN services s ON s.id = e.service_id WHERE endpoints_fts MATCH ?
-  UNION SELECT e.search_rowid, s.rowid FROM services_fts f JOIN services s ON s.rowid = f.rowid
-    JOIN service_endpoints e ON e.service_id = s.id WHERE services_fts MATCH ?`;
+/**
+ * The endpoints holding a word with their services' rowids, both read from the kept search texts (migration 022) by
+ * their rowids and index: no endpoint row (wide with schemas and offers) and no service row is read.
+ */
+const REACH_OF = `SELECT t.search_rowid, t.service_rowid FROM endpoints_fts f JOIN endpoint_texts t ON t.search_rowid = f.rowid
+    WHERE endpoints_fts MATCH ?
+  UNION SELECT t.search_rowid, t.service_rowid FROM services_fts f JOIN endpoint_texts t ON t.service_rowid = f.rowid
+    WHERE services_fts MATCH ?`;
 
 /**
  * The `search_rowid`s of the endpoints of `rarest` whose own text or service holds each of `others` by the indexes:

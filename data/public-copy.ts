@@ -46,6 +46,9 @@ export const PUBLIC_TABLES: Readonly<Record<string, readonly string[]>> = {
   facilitators: ['url', 'seen_in', 'first_seen', 'checked_at', 'live', 'error', 'kinds', 'extensions'],
   services_fts: ['rowid', 'name', 'category', 'description', 'endpoints'],
   endpoints_fts: ['rowid', 'text'],
+  // The texts a search of endpoints reads (migration 022), copied as endpoints_fts is: a copy has no triggers.
+  endpoint_texts: ['search_rowid', 'service_rowid', 'text', 'words'],
+  service_texts: ['rowid', 'text', 'words'],
 };
 
 /**

@@ -19,6 +19,7 @@ import * as qualityOrder from './018-quality-order.ts';
 import * as endpoints from './019-endpoints.ts';
 import * as endpointSearch from './020-endpoint-search.ts';
 import * as endpointKeys from './021-endpoint-keys.ts';
+import * as searchTexts from './022-search-texts.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -47,4 +48,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '019-endpoints', ...endpoints },
   { name: '020-endpoint-search', ...endpointSearch },
   { name: '021-endpoint-keys', ...endpointKeys },
+  { name: '022-search-texts', ...searchTexts },
 ];
