@@ -53,17 +53,32 @@ export function listChangedFiles<T extends PublishFile>(files: readonly T[], man
  * @example toPublishPlan(files, EMPTY_MANIFEST, new Map()).waves.flat().length === files.length
  */
 export function toPublishPlan(files: readonly PublishFile[], manifest: Manifest, links: LinkMap): PublishPlan {
-  const uploads = listChangedFiles(files, manifest);
+  const uploads = listChangedFiles(files, manifest).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Uploads by their index: a full publish orders 400,000 files, and each map or set of their paths costs some 20 MB.
+  const indexOf = new Map(uploads.map((file, k) => [file.path, k]));
+  // A link waits only for a file the store may lack: one being uploaded that no finished upload put there.
+  const graph = toGraph(uploads.length, (k) => {
+    const needed: number[] = [];
+    for (const target of links.get(uploads[k]!.path) ?? []) {
+      const t = indexOf.get(target);
+      if (t !== undefined && t !== k && !manifest.files[target]?.digest) needed.push(t);
+    }
+    return needed;
+  });
+  indexOf.clear();
+  const waves = orderByNeeds(graph).map((wave) => Array.from(wave, (k) => uploads[k]!));
+  return { waves, unchanged: files.length - uploads.length, deletions: listDeletions(files, manifest) };
+}
+
+/** Paths published before and gone from the release, pages first (a page gone first never links a file gone). */
+function listDeletions(files: readonly PublishFile[], manifest: Manifest): string[] {
+  // Mostly none: when every published path is a file of the release, no set of the release's paths is made.
+  const published = Object.keys(manifest.files);
+  if (files.reduce((held, file) => held + Number(manifest.files[file.path] !== undefined), 0) === published.length) return [];
   const present = new Set(files.map((file) => file.path));
-  const byPath = new Map(uploads.map((file) => [file.path, file]));
-  const deletions = Object.keys(manifest.files)
+  return published
     .filter((path) => !present.has(path))
     .sort((a, b) => Number(!a.endsWith('.html')) - Number(!b.endsWith('.html')) || a.localeCompare(b));
-  // A link waits only for a file the store may lack: one being uploaded that no finished upload put there.
-  const missing = (path: string) => byPath.has(path) && !manifest.files[path]?.digest;
-  const needs = new Map(uploads.map((file) => [file.path, (links.get(file.path) ?? []).filter((target) => target !== file.path && missing(target))]));
-  const waves = toWaves([...byPath.keys()].sort(), needs).map((wave) => wave.map((path) => byPath.get(path)!));
-  return { waves, unchanged: files.length - uploads.length, deletions };
 }
 
 /**
@@ -71,13 +86,18 @@ export function toPublishPlan(files: readonly PublishFile[], manifest: Manifest,
  * other) is broken where it leaves the fewest links unresolved: its members needing the fewest others go first.
  */
 export function toWaves(paths: readonly string[], needs: ReadonlyMap<string, readonly string[]>): string[][] {
-  // Paths by their index, with typed arrays of counts and edges: a full publish orders 400,000 paths, and a map or
-  // set of them per step costs some 20 MB each.
-  const graph = toGraph(paths, needs);
-  const waiting = Int32Array.from(paths, (path) => needs.get(path)?.length ?? 0);
+  const indexOf = new Map(paths.map((path, k) => [path, k]));
+  const graph = toGraph(paths.length, (k) => (needs.get(paths[k]!) ?? []).flatMap((target) => indexOf.get(target) ?? []));
+  return orderByNeeds(graph).map((wave) => Array.from(wave, (k) => paths[k]!));
+}
+
+/** toWaves by index, with typed arrays of counts and edges. */
+function orderByNeeds(graph: NeedGraph): Int32Array[] {
+  const waiting = new Int32Array(graph.size);
+  for (let k = 0; k < graph.size; k++) waiting[k] = graph.needsStart[k + 1]! - graph.needsStart[k]!;
   const inCycle = findCycleMembers(graph);
-  const waves: string[][] = [];
-  let left = Int32Array.from(paths.keys());
+  const waves: Int32Array[] = [];
+  let left = Int32Array.from({ length: graph.size }, (_, k) => k);
   while (left.length > 0) {
     let wave = left.filter((k) => waiting[k] === 0);
     if (wave.length === 0) {
@@ -93,7 +113,7 @@ export function toWaves(paths: readonly string[], needs: ReadonlyMap<string, rea
       }
     }
     left = left.filter((k) => waiting[k] !== -1);
-    waves.push(Array.from(wave, (k) => paths[k]!));
+    waves.push(wave);
   }
   return waves;
 }
@@ -107,22 +127,17 @@ interface NeedGraph {
   neededBy: Int32Array;
 }
 
-function toGraph(paths: readonly string[], needs: ReadonlyMap<string, readonly string[]>): NeedGraph {
-  const indexOf = new Map(paths.map((path, k) => [path, k]));
-  const size = paths.length;
+function toGraph(size: number, needsOf: (k: number) => readonly number[]): NeedGraph {
   const needsStart = new Int32Array(size + 1);
   const targets: number[] = [];
   const neededByCount = new Int32Array(size + 1);
   for (let k = 0; k < size; k++) {
-    for (const target of needs.get(paths[k]!) ?? []) {
-      const t = indexOf.get(target);
-      if (t === undefined) continue;
+    for (const t of needsOf(k)) {
       targets.push(t);
       neededByCount[t + 1]! += 1;
     }
     needsStart[k + 1] = targets.length;
   }
-  indexOf.clear();
   const neededByStart = neededByCount;
   for (let k = 0; k < size; k++) neededByStart[k + 1]! += neededByStart[k]!;
   const neededBy = new Int32Array(targets.length);
