@@ -5,10 +5,10 @@
  * uploaded again, as a pass would), and written at every manifest write. Prints one JSON line: RSS and heap at each
  * phase, the peak RSS, the uploads.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readManifestLines, toManifestPieces, type ManifestEntry } from '../../site/publish/manifest.ts';
 import { publishSite } from '../../site/publish/publish.ts';
-import { EMPTY_MANIFEST, type Manifest } from '../../site/publish/plan.ts';
-import { toManifestBytes, type Store } from '../../site/publish/store.ts';
+import type { Store } from '../../site/publish/store.ts';
 
 const [root, manifestFile, share] = process.argv.slice(2);
 const MB = 1024 * 1024;
@@ -24,17 +24,23 @@ const store: Store = {
   target: { bucket: 'bench', prefix: '' } as Store['target'],
   assertWritable: async () => undefined,
   async readManifest() {
-    if (!existsSync(manifestFile!)) return EMPTY_MANIFEST;
-    const manifest = JSON.parse(readFileSync(manifestFile!, 'utf8')) as Manifest;
+    if (!existsSync(manifestFile!)) return { entries: [], legacy: false };
     const every = share ? Math.round(1 / Number(share)) : 0;
-    if (every > 0) Object.keys(manifest.files).forEach((path, k) => { if (k % every === 0) manifest.files[path] = { digest: '0'.repeat(64), size: 0 }; });
-    mark('manifest read');
-    return manifest;
+    const entries = async function* () {
+      let k = 0;
+      for await (const entry of readManifestLines(createReadStream(manifestFile!))) {
+        yield every > 0 && k++ % every === 0 ? { ...entry, digest: '0'.repeat(64) } : entry;
+      }
+      mark('manifest read');
+    };
+    return { entries: entries(), legacy: false };
   },
-  async writeManifest(manifest) {
-    const bytes = toManifestBytes(manifest);
+  async writeManifest(entries: () => Iterable<ManifestEntry>) {
+    const file = openSync(`${manifestFile!}.tmp`, 'w');
+    for (const piece of toManifestPieces(entries())) writeSync(file, piece);
+    closeSync(file);
+    renameSync(`${manifestFile!}.tmp`, manifestFile!);
     if (writes++ % 5 === 0) mark(`manifest write ${writes}`);
-    writeFileSync(manifestFile!, bytes);
   },
   put: async () => undefined,
   remove: async () => undefined,

@@ -38,9 +38,6 @@ export interface PublishPlan {
 /** The release paths each file links, by path (files that link nothing may be absent). */
 export type LinkMap = ReadonlyMap<string, readonly string[]>;
 
-/** The manifest's own key under the prefix; dotfiles are never part of a release. */
-export const MANIFEST_PATH = '.publish/manifest.json';
-
 export const EMPTY_MANIFEST: Manifest = { version: 1, files: {} };
 
 /** The files a publish uploads: those the manifest does not hold with the same digest. */
@@ -53,33 +50,38 @@ export function listChangedFiles<T extends PublishFile>(files: readonly T[], man
  * @example toPublishPlan(files, EMPTY_MANIFEST, new Map()).waves.flat().length === files.length
  */
 export function toPublishPlan(files: readonly PublishFile[], manifest: Manifest, links: LinkMap): PublishPlan {
-  const uploads = listChangedFiles(files, manifest).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const uploads = listChangedFiles(files, manifest);
+  const present = new Set(files.map((file) => file.path));
+  const deletions = orderDeletions(Object.keys(manifest.files).filter((path) => !present.has(path)));
+  return { waves: orderUploads(uploads, (path) => !!manifest.files[path]?.digest, links), unchanged: files.length - uploads.length, deletions };
+}
+
+/**
+ * `uploads` in waves, each file after every file it links that the store may lack (`isStored` false: never
+ * uploaded, or an upload not seen to finish).
+ */
+export function orderUploads<T extends PublishFile>(uploads: readonly T[], isStored: (path: string) => boolean, links: LinkMap): T[][] {
+  const sorted = [...uploads].sort((a, b) => byCodeUnits(a.path, b.path));
   // Uploads by their index: a full publish orders 400,000 files, and each map or set of their paths costs some 20 MB.
-  const indexOf = new Map(uploads.map((file, k) => [file.path, k]));
-  // A link waits only for a file the store may lack: one being uploaded that no finished upload put there.
-  const graph = toGraph(uploads.length, (k) => {
+  const indexOf = new Map(sorted.map((file, k) => [file.path, k]));
+  const graph = toGraph(sorted.length, (k) => {
     const needed: number[] = [];
-    for (const target of links.get(uploads[k]!.path) ?? []) {
+    for (const target of links.get(sorted[k]!.path) ?? []) {
       const t = indexOf.get(target);
-      if (t !== undefined && t !== k && !manifest.files[target]?.digest) needed.push(t);
+      if (t !== undefined && t !== k && !isStored(target)) needed.push(t);
     }
     return needed;
   });
   indexOf.clear();
-  const waves = orderByNeeds(graph).map((wave) => Array.from(wave, (k) => uploads[k]!));
-  return { waves, unchanged: files.length - uploads.length, deletions: listDeletions(files, manifest) };
+  return orderByNeeds(graph).map((wave) => Array.from(wave, (k) => sorted[k]!));
 }
 
-/** Paths published before and gone from the release, pages first (a page gone first never links a file gone). */
-function listDeletions(files: readonly PublishFile[], manifest: Manifest): string[] {
-  // Mostly none: when every published path is a file of the release, no set of the release's paths is made.
-  const published = Object.keys(manifest.files);
-  if (files.reduce((held, file) => held + Number(manifest.files[file.path] !== undefined), 0) === published.length) return [];
-  const present = new Set(files.map((file) => file.path));
-  return published
-    .filter((path) => !present.has(path))
-    .sort((a, b) => Number(!a.endsWith('.html')) - Number(!b.endsWith('.html')) || a.localeCompare(b));
+/** Paths to delete in the order they go: pages first (a page gone first never links a file gone). */
+export function orderDeletions(paths: string[]): string[] {
+  return paths.sort((a, b) => Number(!a.endsWith('.html')) - Number(!b.endsWith('.html')) || a.localeCompare(b));
 }
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Layers of `paths` where each path comes after every path it needs. A cycle (a new page and its feed link each
