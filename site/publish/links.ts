@@ -58,9 +58,9 @@ export function toLinkedPaths(path: string, text: string, siteUrl: string | null
  * The links `files` hold, read from where each is on disk (`source`, or its path under `root`), against every path
  * of the release at `root` (its site URL from its build record). Each link is the release's own string for its
  * path, so a release of 100,000 pages holds one copy of each path however many files link it.
- * @example const links = await readLinks(root, listChangedFiles(files, manifest), new Map(files.map((f) => [f.path, f])));
+ * @example const links = await readLinks(root, uploads, new Map(files.map((f) => [f.path, f])));
  */
-export async function readLinks(root: string, files: ReadonlyArray<{ path: string; source?: string }>, all: ReadonlyMap<string, { path: string }>): Promise<Map<string, string[]>> {
+export async function readLinks(root: string, files: ReadonlyArray<{ path: string; source?: string }>, all: PathSet & { get(path: string): { path: string } | undefined }): Promise<Map<string, string[]>> {
   const siteUrl = readBuildInfo(root)?.siteUrl ?? null;
   const links = new Map<string, string[]>();
   await forEachConcurrent(files.filter((file) => LINKING.test(file.path)), 32, async (file) => {

@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { toLinkedPaths, toReleasePath } from './links.ts';
 import { EMPTY_MANIFEST, toPublishPlan, toWaves, type Manifest, type PublishFile } from './plan.ts';
-import { toManifestBytes } from './store.ts';
+import { ManifestError, readLegacyManifest, readManifestLines, toManifestPieces, type ManifestEntry } from './manifest.ts';
 
 const file = (path: string, digest = `d-${path}`): PublishFile => ({ path, size: 10, digest, contentType: 'x', cacheControl: 'y' });
 const paths = (waves: PublishFile[][]) => waves.map((wave) => wave.map((f) => f.path));
@@ -93,15 +94,37 @@ describe('toPublishPlan', () => {
   });
 });
 
-describe('toManifestBytes', () => {
-  it('writes what JSON.stringify writes, whatever the paths hold', () => {
-    const manifest: Manifest = { version: 1, files: { 'index.html': { digest: 'ab', size: 3 }, 'a "quoted" ünïcode/path\n': { digest: null, size: 0 } } };
-    expect(toManifestBytes(manifest).toString('utf8')).toBe(JSON.stringify(manifest));
-    expect(toManifestBytes(EMPTY_MANIFEST).toString('utf8')).toBe(JSON.stringify(EMPTY_MANIFEST));
+describe('the manifest as lines', () => {
+  const read = async (pieces: Iterable<Buffer>) => {
+    const entries: ManifestEntry[] = [];
+    for await (const entry of readManifestLines(Readable.from([...pieces]))) entries.push(entry);
+    return entries;
+  };
+
+  it('reads back what it wrote, whatever the paths hold, in pieces of any size', async () => {
+    const entries: ManifestEntry[] = [
+      { path: '"quoted" start', digest: 'cd', size: 1 }, { path: 'a "quoted" ünïcode/path\n', digest: null, size: 0 },
+      { path: 'index.html', digest: 'ab', size: 3 }, { path: 'tab\there', digest: 'ef', size: 12 },
+    ];
+    expect(await read(toManifestPieces(entries))).toEqual(entries);
+    expect(await read(toManifestPieces(entries, 8))).toEqual(entries);
+    expect(await read(toManifestPieces([]))).toEqual([]);
   });
 
-  it("writes an entry that is a file's own record as its digest and size alone", () => {
+  it("writes an entry that is a file's own record as its digest and size alone", async () => {
     const file: PublishFile = { path: 'index.html', size: 3, digest: 'ab', contentType: 'text/html; charset=utf-8', cacheControl: 'no-cache' };
-    expect(JSON.parse(toManifestBytes({ version: 1, files: { 'index.html': file } }).toString('utf8'))).toEqual({ version: 1, files: { 'index.html': { digest: 'ab', size: 3 } } });
+    expect(Buffer.concat([...toManifestPieces([file])]).toString('utf8')).toBe('psi-publish-manifest 2\nindex.html\tab\t3\n');
+    expect(await read(toManifestPieces([file]))).toEqual([{ path: 'index.html', digest: 'ab', size: 3 }]);
+  });
+
+  it('refuses entries out of order, and text that is not a manifest', async () => {
+    expect(() => [...toManifestPieces([{ path: 'b', digest: 'x', size: 1 }, { path: 'a', digest: 'x', size: 1 }])]).toThrow(ManifestError);
+    await expect(read([Buffer.from('psi-publish-manifest 2\nb\tx\t1\na\tx\t1\n')])).rejects.toThrow(/out of order/);
+    await expect(read([Buffer.from('{"version":1,"files":{}}')])).rejects.toThrow(/not a manifest/);
+  });
+
+  it('reads the legacy JSON manifest in manifest order', () => {
+    const legacy = JSON.stringify({ version: 1, files: { 'services/a/index.html': { digest: 'ab', size: 3 }, 'index.html': { digest: null, size: 0 } } });
+    expect(readLegacyManifest(legacy)).toEqual([{ path: 'index.html', digest: null, size: 0 }, { path: 'services/a/index.html', digest: 'ab', size: 3 }]);
   });
 });

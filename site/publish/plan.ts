@@ -38,9 +38,6 @@ export interface PublishPlan {
 /** The release paths each file links, by path (files that link nothing may be absent). */
 export type LinkMap = ReadonlyMap<string, readonly string[]>;
 
-/** The manifest's own key under the prefix; dotfiles are never part of a release. */
-export const MANIFEST_PATH = '.publish/manifest.json';
-
 export const EMPTY_MANIFEST: Manifest = { version: 1, files: {} };
 
 /** The files a publish uploads: those the manifest does not hold with the same digest. */
@@ -55,29 +52,54 @@ export function listChangedFiles<T extends PublishFile>(files: readonly T[], man
 export function toPublishPlan(files: readonly PublishFile[], manifest: Manifest, links: LinkMap): PublishPlan {
   const uploads = listChangedFiles(files, manifest);
   const present = new Set(files.map((file) => file.path));
-  const byPath = new Map(uploads.map((file) => [file.path, file]));
-  const deletions = Object.keys(manifest.files)
-    .filter((path) => !present.has(path))
-    .sort((a, b) => Number(!a.endsWith('.html')) - Number(!b.endsWith('.html')) || a.localeCompare(b));
-  // A link waits only for a file the store may lack: one being uploaded that no finished upload put there.
-  const missing = (path: string) => byPath.has(path) && !manifest.files[path]?.digest;
-  const needs = new Map(uploads.map((file) => [file.path, (links.get(file.path) ?? []).filter((target) => target !== file.path && missing(target))]));
-  const waves = toWaves([...byPath.keys()].sort(), needs).map((wave) => wave.map((path) => byPath.get(path)!));
-  return { waves, unchanged: files.length - uploads.length, deletions };
+  const deletions = orderDeletions(Object.keys(manifest.files).filter((path) => !present.has(path)));
+  return { waves: orderUploads(uploads, (path) => !!manifest.files[path]?.digest, links), unchanged: files.length - uploads.length, deletions };
 }
+
+/**
+ * `uploads` in waves, each file after every file it links that the store may lack (`isStored` false: never
+ * uploaded, or an upload not seen to finish).
+ */
+export function orderUploads<T extends PublishFile>(uploads: readonly T[], isStored: (path: string) => boolean, links: LinkMap): T[][] {
+  const sorted = [...uploads].sort((a, b) => byCodeUnits(a.path, b.path));
+  // Uploads by their index: a full publish orders 400,000 files, and each map or set of their paths costs some 20 MB.
+  const indexOf = new Map(sorted.map((file, k) => [file.path, k]));
+  const graph = toGraph(sorted.length, (k) => {
+    const needed: number[] = [];
+    for (const target of links.get(sorted[k]!.path) ?? []) {
+      const t = indexOf.get(target);
+      if (t !== undefined && t !== k && !isStored(target)) needed.push(t);
+    }
+    return needed;
+  });
+  indexOf.clear();
+  return orderByNeeds(graph).map((wave) => Array.from(wave, (k) => sorted[k]!));
+}
+
+/** Paths to delete in the order they go: pages first (a page gone first never links a file gone). */
+export function orderDeletions(paths: string[]): string[] {
+  return paths.sort((a, b) => Number(!a.endsWith('.html')) - Number(!b.endsWith('.html')) || a.localeCompare(b));
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Layers of `paths` where each path comes after every path it needs. A cycle (a new page and its feed link each
  * other) is broken where it leaves the fewest links unresolved: its members needing the fewest others go first.
  */
 export function toWaves(paths: readonly string[], needs: ReadonlyMap<string, readonly string[]>): string[][] {
-  // Paths by their index, with typed arrays of counts and edges: a full publish orders 400,000 paths, and a map or
-  // set of them per step costs some 20 MB each.
-  const graph = toGraph(paths, needs);
-  const waiting = Int32Array.from(paths, (path) => needs.get(path)?.length ?? 0);
+  const indexOf = new Map(paths.map((path, k) => [path, k]));
+  const graph = toGraph(paths.length, (k) => (needs.get(paths[k]!) ?? []).flatMap((target) => indexOf.get(target) ?? []));
+  return orderByNeeds(graph).map((wave) => Array.from(wave, (k) => paths[k]!));
+}
+
+/** toWaves by index, with typed arrays of counts and edges. */
+function orderByNeeds(graph: NeedGraph): Int32Array[] {
+  const waiting = new Int32Array(graph.size);
+  for (let k = 0; k < graph.size; k++) waiting[k] = graph.needsStart[k + 1]! - graph.needsStart[k]!;
   const inCycle = findCycleMembers(graph);
-  const waves: string[][] = [];
-  let left = Int32Array.from(paths.keys());
+  const waves: Int32Array[] = [];
+  let left = Int32Array.from({ length: graph.size }, (_, k) => k);
   while (left.length > 0) {
     let wave = left.filter((k) => waiting[k] === 0);
     if (wave.length === 0) {
@@ -93,7 +115,7 @@ export function toWaves(paths: readonly string[], needs: ReadonlyMap<string, rea
       }
     }
     left = left.filter((k) => waiting[k] !== -1);
-    waves.push(Array.from(wave, (k) => paths[k]!));
+    waves.push(wave);
   }
   return waves;
 }
@@ -107,22 +129,17 @@ interface NeedGraph {
   neededBy: Int32Array;
 }
 
-function toGraph(paths: readonly string[], needs: ReadonlyMap<string, readonly string[]>): NeedGraph {
-  const indexOf = new Map(paths.map((path, k) => [path, k]));
-  const size = paths.length;
+function toGraph(size: number, needsOf: (k: number) => readonly number[]): NeedGraph {
   const needsStart = new Int32Array(size + 1);
   const targets: number[] = [];
   const neededByCount = new Int32Array(size + 1);
   for (let k = 0; k < size; k++) {
-    for (const target of needs.get(paths[k]!) ?? []) {
-      const t = indexOf.get(target);
-      if (t === undefined) continue;
+    for (const t of needsOf(k)) {
       targets.push(t);
       neededByCount[t + 1]! += 1;
     }
     needsStart[k + 1] = targets.length;
   }
-  indexOf.clear();
   const neededByStart = neededByCount;
   for (let k = 0; k < size; k++) neededByStart[k + 1]! += neededByStart[k]!;
   const neededBy = new Int32Array(targets.length);

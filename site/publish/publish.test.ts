@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDatabaseCopy } from '../../data/backup.ts';
@@ -17,7 +17,7 @@ import { PUBLISH_PROCESS } from '../../processes.ts';
 import { compile, PUBLISH_ENTRIES } from '../../scripts/compile.ts';
 import { refreshSite, renderChanged } from '../build/refresh.ts';
 import { buildFixtureSite, FIXTURE_NOW, openFixtureDatabase, plantPrivateData, readRelease, type FixtureSite } from '../testing.ts';
-import { MANIFEST_PATH } from './plan.ts';
+import { LEGACY_MANIFEST_PATH, MANIFEST_PATH } from './manifest.ts';
 import { createStore } from './store.ts';
 import { createS3Client, readTarget } from './target.ts';
 import { startLocalStore, startStoreProxy, type LocalStore, type StoreProxy } from './testing.ts';
@@ -170,10 +170,11 @@ describe('npm run publish against a real S3-compatible store', () => {
   });
 
   it('uploads every file of the release byte for byte with its type and caching, and the public copy of the database in place of the whole one', async () => {
-    // What an earlier publish left: the whole database, which holds secrets.
+    // What an earlier publish left: the whole database, which holds secrets, listed by a manifest in the legacy JSON
+    // format, which this publish reads once, replaces with the line format and deletes.
     const target = createStore(client, readTarget(TARGET));
     await target.put('snapshots/index.db', readFileSync(join(dir, 'index.db')), { contentType: 'application/vnd.sqlite3', cacheControl: 'x' });
-    await target.writeManifest({ version: 1, files: { 'snapshots/index.db': { digest: 'old', size: 1 } } });
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}${LEGACY_MANIFEST_PATH}`, Body: JSON.stringify({ version: 1, files: { 'snapshots/index.db': { digest: 'old', size: 1 } } }) }));
     const { code, stdout } = await publish().done;
     expect(code).toBe(0);
     // The public copy's pages also went to its Litestream replica: a snapshot and the WAL after it.
@@ -184,6 +185,8 @@ describe('npm run publish against a real S3-compatible store', () => {
     expect(stdout).toMatch(/0 unchanged, 1 deleted, in \d+\.\d s/);
     const stored = await expectStoreEqualsRelease();
     expect(stored.has('snapshots/index.db')).toBe(false);
+    expect(stored.has(LEGACY_MANIFEST_PATH)).toBe(false);
+    expect(stored.get(MANIFEST_PATH)!.body.toString('utf8').split('\n').filter((line) => line.startsWith('index.html\t'))).toHaveLength(1);
     const headers = (path: string) => [stored.get(path)!.contentType, stored.get(path)!.cacheControl];
     const page = ['text/html; charset=utf-8', 'public, max-age=60, s-maxage=300'];
     expect(headers('index.html')).toEqual(page);

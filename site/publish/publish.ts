@@ -6,7 +6,8 @@ import { toCacheControl, toContentType } from '../../api/release-headers.ts';
 import { forEachConcurrent } from '../build/concurrent.ts';
 import { byCacheOrder, readDigestCache, writeDigestCache, type SeenFile } from './digest-cache.ts';
 import { readLinks } from './links.ts';
-import { listChangedFiles, toPublishPlan, type Manifest, type PublishFile } from './plan.ts';
+import { LEGACY_MANIFEST_PATH, type ManifestEntry } from './manifest.ts';
+import { orderDeletions, orderUploads, type PublishFile } from './plan.ts';
 import { PublishError, type Store } from './store.ts';
 
 /**
@@ -45,59 +46,138 @@ export async function publishSite(options: PublishOptions): Promise<PublishSumma
   const started = performance.now();
   const { store } = options;
   await store.assertWritable();
-  // The manifest first: its text and the object parsed from it are held at once only while nothing else is.
-  const manifest = await store.readManifest();
-  const files = await listPublishFiles(options.root, options.extra ?? {});
-  const byPath = new Map(files.map((file) => [file.path, file]));
-  const links = await readLinks(options.root, listChangedFiles(files, manifest), byPath);
-  const plan = toPublishPlan(files, manifest, links);
+  // In manifest order, to be merged with the manifest.
+  const files = (await listPublishFiles(options.root, options.extra ?? {})).sort((a, b) => byCacheOrder(a.path, b.path));
+  const read = await store.readManifest();
+  const state = await compareWithManifest(files, read.entries);
+  const uploads = files.filter((file) => file.stored === Stored.Pending);
+  const release = toPathIndex(files);
+  const links = await readLinks(options.root, uploads, release);
+  const waves = orderUploads(uploads, (path) => !!state.previous.get(path)?.digest, links);
   links.clear();
-  const uploads = plan.waves.flat();
+  const deletions = orderDeletions(state.gone.map((entry) => entry.path));
   const bytes = uploads.reduce((sum, file) => sum + file.size, 0);
-  options.onStart?.({ uploads: uploads.length, bytes, unchanged: plan.unchanged, deletions: plan.deletions.length });
+  options.onStart?.({ uploads: uploads.length, bytes, unchanged: files.length - uploads.length, deletions: deletions.length });
 
-  // Entries being uploaded are marked unknown before their wave starts, so a stop mid-wave re-uploads them. The
-  // manifest read is updated in place: the plan is made, and a copy of 400,000 entries is memory the publish lacks.
-  // An entry whose file is stored as listed is the file's own record, whose digest string the listing holds anyway.
-  const entries: Manifest['files'] = manifest.files;
-  for (const file of files) if (entries[file.path]?.digest === file.digest) entries[file.path] = file;
-  const mark = (wave: readonly PublishFile[] | undefined, done: ReadonlyArray<readonly [string, Manifest['files'][string]]>) => {
-    for (const [path, entry] of done) entries[path] = entry;
-    for (const file of wave ?? []) entries[file.path] = { digest: null, size: file.size };
-    return store.writeManifest({ version: 1, files: entries });
+  // Files being uploaded are marked unknown before their wave starts, so a stop mid-wave re-uploads them.
+  const write = () => store.writeManifest(() => toManifestEntries(files, state));
+  const mark = (wave: readonly SourcedFile[] | undefined) => {
+    for (const file of wave ?? []) file.stored = Stored.Uploading;
+    return write();
   };
-  if (plan.waves.length > 0) await mark(plan.waves[0], []);
-  for (const [index, wave] of plan.waves.entries()) {
-    // What this wave uploaded, as read at its upload: a page re-rendered since it was listed is recorded as stored.
-    const done: Array<readonly [string, Manifest['files'][string]]> = [];
+  if (waves.length > 0) await mark(waves[0]);
+  else if (read.legacy) await write();
+  if (read.legacy) await store.remove([LEGACY_MANIFEST_PATH]);
+  for (const [index, wave] of waves.entries()) {
     await forEachConcurrent(wave, options.concurrency ?? DEFAULT_CONCURRENCY, async (file) => {
-      const { source } = byPath.get(file.path)!;
-      if (source !== undefined) {
+      if (file.source !== undefined) {
         // A file of the publish's own (the database copy, 500 MB at 100,000 services): unchanged while it runs,
         // so it is sent as a stream, never held whole, under the digest it was listed with.
-        await store.put(file.path, { file: source, size: file.size }, file);
-        done.push([file.path, file]);
+        await store.put(file.path, { file: file.source, size: file.size }, file);
       } else {
         const body = await readSource(join(options.root, file.path), file.path);
         await store.put(file.path, body, file);
+        // What was uploaded, as read at its upload: a page re-rendered since it was listed is recorded as stored.
         const digest = toDigest(body, file);
-        done.push([file.path, digest === file.digest && body.length === file.size ? file : { digest, size: body.length }]);
+        if (digest !== file.digest || body.length !== file.size) state.uploadedAs.set(file.path, { path: file.path, digest, size: body.length });
       }
+      file.stored = Stored.Done;
       options.onUpload?.(file);
     });
-    await mark(plan.waves[index + 1], done);
+    await mark(waves[index + 1]);
   }
-  if (plan.deletions.length > 0) {
-    await store.remove(plan.deletions);
-    for (const path of plan.deletions) delete entries[path];
-    await store.writeManifest({ version: 1, files: entries });
+  if (deletions.length > 0) {
+    await store.remove(deletions);
+    state.gone = [];
+    await write();
   }
-  return { uploaded: uploads.length, unchanged: plan.unchanged, deleted: plan.deletions.length, bytes, seconds: (performance.now() - started) / 1000 };
+  return { uploaded: uploads.length, unchanged: files.length - uploads.length, deleted: deletions.length, bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+/** What the store holds of a release file, as far as the manifest and this publish know. */
+const enum Stored {
+  /** The manifest lists it with this digest. */
+  Same,
+  /** To upload: the manifest lacks it, lists another digest, or an upload not seen to finish. */
+  Pending,
+  /** In the wave under way. */
+  Uploading,
+  /** Uploaded by this publish. */
+  Done,
+}
+
+/** What the manifest said beyond the release listing: the entries of files to upload, and of paths gone from the release. */
+interface ManifestState {
+  /** The manifest's entry of each file to upload that it lists (an older version, or an upload not seen to finish). */
+  previous: Map<string, ManifestEntry>;
+  /** Entries whose path left the release, in manifest order: deleted after every upload. */
+  gone: ManifestEntry[];
+  /** Files uploaded with other bytes than listed (re-rendered meanwhile): what the store now holds. */
+  uploadedAs: Map<string, ManifestEntry>;
+}
+
+/**
+ * Marks each file (in manifest order) Same or Pending against the manifest's entries (in the same order), read as
+ * they come: the manifest is never held whole.
+ */
+async function compareWithManifest(files: SourcedFile[], entries: AsyncIterable<ManifestEntry> | Iterable<ManifestEntry>): Promise<ManifestState> {
+  const state: ManifestState = { previous: new Map(), gone: [], uploadedAs: new Map() };
+  let k = 0;
+  for await (const entry of entries) {
+    while (k < files.length && files[k]!.path < entry.path) files[k++]!.stored = Stored.Pending;
+    const file = files[k];
+    if (file?.path !== entry.path) {
+      state.gone.push(entry);
+      continue;
+    }
+    if (entry.digest === file.digest) file.stored = Stored.Same;
+    else {
+      file.stored = Stored.Pending;
+      state.previous.set(file.path, entry);
+    }
+    k += 1;
+  }
+  while (k < files.length) files[k++]!.stored = Stored.Pending;
+  return state;
+}
+
+/** The manifest as the store holds it now: the release's files merged with the paths gone from it, in manifest order. */
+function* toManifestEntries(files: readonly SourcedFile[], state: ManifestState): Generator<ManifestEntry> {
+  let g = 0;
+  for (const file of files) {
+    while (g < state.gone.length && state.gone[g]!.path < file.path) yield state.gone[g++]!;
+    if (file.stored === Stored.Same) yield file;
+    else if (file.stored === Stored.Uploading) yield { path: file.path, digest: null, size: file.size };
+    else if (file.stored === Stored.Done) yield state.uploadedAs.get(file.path) ?? file;
+    else {
+      const previous = state.previous.get(file.path);
+      if (previous) yield previous;
+    }
+  }
+  while (g < state.gone.length) yield state.gone[g++]!;
+}
+
+/** Release files by path, found by bisection in the listing (in manifest order): a map of 400,000 paths costs some 20 MB. */
+function toPathIndex<T extends { path: string }>(files: readonly T[]): { has(path: string): boolean; get(path: string): T | undefined } {
+  const get = (path: string) => {
+    let low = 0;
+    let high = files.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = files[middle]!.path;
+      if (at === path) return files[middle];
+      if (at < path) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  };
+  return { get, has: (path) => get(path) !== undefined };
 }
 
 interface SourcedFile extends PublishFile {
   /** The file on disk, when it is not the file at `path` in the release (the extra files). */
   source?: string;
+  stored?: Stored;
 }
 
 

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3ServiceException, type S3Client,
 } from '@aws-sdk/client-s3';
-import { EMPTY_MANIFEST, MANIFEST_PATH, type Manifest } from './plan.ts';
+import { LEGACY_MANIFEST_PATH, MANIFEST_PATH, readLegacyManifest, readManifestLines, toManifestPieces, type ManifestEntry } from './manifest.ts';
 import type { PublishTarget } from './target.ts';
 
 /**
@@ -22,12 +22,20 @@ export interface Store {
   target: PublishTarget;
   /** Throws when the bucket cannot be reached, does not exist, or refuses these credentials. */
   assertWritable(): Promise<void>;
-  readManifest(): Promise<Manifest>;
-  writeManifest(manifest: Manifest): Promise<void>;
+  /** The manifest's entries, in manifest order (site/publish/manifest.ts), read as they are consumed. */
+  readManifest(): Promise<ManifestRead>;
+  /** Writes the manifest from `entries` (in manifest order), as a stream; called again on a retry. */
+  writeManifest(entries: () => Iterable<ManifestEntry>): Promise<void>;
   /** Uploads bytes, or a file on disk as a stream (`size` bytes; sent afresh on each attempt). */
   put(path: string, body: Uint8Array | LocalFile, headers: { contentType: string; cacheControl: string }): Promise<void>;
   /** Deletes these paths (1000 to a request); a path already gone is no failure. */
   remove(paths: readonly string[]): Promise<void>;
+}
+
+export interface ManifestRead {
+  entries: AsyncIterable<ManifestEntry> | Iterable<ManifestEntry>;
+  /** Read from the legacy JSON manifest (LEGACY_MANIFEST_PATH), which the publish replaces. */
+  legacy: boolean;
 }
 
 /** A file on disk to upload without holding it. */
@@ -37,7 +45,7 @@ export interface LocalFile {
 }
 
 const DELETE_BATCH = 1000;
-/** Attempts at a file sent as a stream: the SDK cannot send a stream it has read again, so each attempt opens the file anew. */
+/** Attempts at a file or the manifest sent as a stream: the SDK cannot send a stream it has read again, so each attempt starts it anew. */
 const STREAM_ATTEMPTS = 3;
 
 /**
@@ -58,22 +66,28 @@ export function createStore(client: S3Client, target: PublishTarget): Store {
     assertWritable: () => call('reaching the bucket', undefined, () => client.send(new HeadBucketCommand({ Bucket: bucket }))).then(() => undefined),
     async readManifest() {
       const key = `${prefix}${MANIFEST_PATH}`;
-      try {
-        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-        const manifest = JSON.parse(await answer.Body!.transformToString()) as Manifest;
-        if (manifest.version !== 1 || typeof manifest.files !== 'object') throw new PublishError(`${where}${MANIFEST_PATH} is not a manifest this publish can read`);
-        return manifest;
-      } catch (error) {
-        if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)) return EMPTY_MANIFEST;
-        if (error instanceof PublishError) throw error;
-        throw toPublishError(error, 'reading the manifest', key, where);
-      }
+      const text = await call('reading the manifest', key, () => readObject(client, bucket, key));
+      if (text !== null) return { entries: readManifestLines(text), legacy: false };
+      const legacyKey = `${prefix}${LEGACY_MANIFEST_PATH}`;
+      const legacy = await call('reading the manifest', legacyKey, () => readObject(client, bucket, legacyKey));
+      if (legacy === null) return { entries: [], legacy: false };
+      const entries = readLegacyManifest(await call('reading the manifest', legacyKey, () => readText(legacy)));
+      return { entries, legacy: true };
     },
-    writeManifest: (manifest) => {
+    async writeManifest(entries) {
       const key = `${prefix}${MANIFEST_PATH}`;
-      return call('writing the manifest', key, () => client.send(new PutObjectCommand({
-        Bucket: bucket, Key: key, Body: toManifestBytes(manifest), ContentType: 'application/json', CacheControl: 'no-store',
-      }))).then(() => undefined);
+      let length = 0;
+      for (const piece of toManifestPieces(entries())) length += piece.length;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await call('writing the manifest', key, () => client.send(new PutObjectCommand({
+            Bucket: bucket, Key: key, Body: Readable.from(toManifestPieces(entries())), ContentLength: length,
+            ContentType: 'text/tab-separated-values; charset=utf-8', CacheControl: 'no-store',
+          }))).then(() => undefined);
+        } catch (error) {
+          if (attempt >= STREAM_ATTEMPTS) throw error;
+        }
+      }
     },
     async put(path, body, headers) {
       const key = `${prefix}${path}`;
@@ -102,29 +116,21 @@ export function createStore(client: S3Client, target: PublishTarget): Store {
   };
 }
 
-/**
- * The manifest's JSON (what `JSON.stringify` writes) as bytes, written entry by entry into one buffer of its size:
- * at 400,000 files the manifest is some 40 MB, and a string of it, then its bytes, would hold it twice, and in the
- * heap. A buffer (not a stream) so that the SDK can send it again on a retry.
- */
-export function toManifestBytes(manifest: Manifest): Buffer {
-  const pieces = function* () {
-    yield `{"version":${JSON.stringify(manifest.version)},"files":{`;
-    let first = true;
-    for (const path in manifest.files) {
-      // Its two fields alone: an entry may be a file's own record (site/publish/publish.ts), which holds more.
-      const { digest, size } = manifest.files[path]!;
-      yield `${first ? '' : ','}${JSON.stringify(path)}:{"digest":${JSON.stringify(digest)},"size":${JSON.stringify(size)}}`;
-      first = false;
-    }
-    yield '}}';
-  };
-  let size = 0;
-  for (const piece of pieces()) size += Buffer.byteLength(piece);
-  const bytes = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const piece of pieces()) at += bytes.write(piece, at);
-  return bytes;
+/** An object's body as a stream, or null when the store has no such object. */
+async function readObject(client: S3Client, bucket: string, key: string): Promise<Readable | null> {
+  try {
+    const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return answer.Body as Readable;
+  } catch (error) {
+    if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)) return null;
+    throw error;
+  }
+}
+
+async function readText(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** What went wrong, in the store's words where it gave any, and without credentials. */
