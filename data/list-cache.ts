@@ -45,8 +45,10 @@ export function changeClearedCache<T>(make: (db: DB) => T): (db: DB) => T {
 export type Rowids = Uint32Array | Float64Array;
 
 /** @example toRowids([3, 1]) // Uint32Array [3, 1], in the order given */
-export const toRowids = (rowids: number[]): Rowids =>
-  rowids.every((rowid) => rowid >= 0 && rowid <= 0xffff_ffff) ? Uint32Array.from(rowids) : Float64Array.from(rowids);
+export const toRowids = (rowids: number[]): Rowids => (rowids.every(fits) ? Uint32Array.from(rowids) : Float64Array.from(rowids));
+
+/** Whether a rowid fits in 4 bytes. */
+const fits = (rowid: number) => rowid >= 0 && rowid <= 0xffff_ffff;
 
 /**
  * Rowids gathered one at a time, into a typed array that doubles as it fills (4 bytes a rowid while they fit, then 8,
@@ -80,8 +82,6 @@ export class RowidsBuilder {
   }
 }
 
-const fits = (rowid: number) => rowid >= 0 && rowid <= 0xffff_ffff;
-
 /** Whether ascending rowids hold one: a binary search. @example holds(Uint32Array.of(1, 3), 3) // true */
 export function holds(rowids: Rowids, rowid: number): boolean {
   let low = 0;
@@ -113,7 +113,7 @@ export class RowidSet {
   static of(ascending: number[]): RowidSet {
     const largest = ascending.at(-1) ?? 0;
     const words = Math.floor(largest / 32) + 1;
-    if (words >= ascending.length || largest > 0xffff_ffff) return new RowidSet(toRowids(ascending), null, ascending.length);
+    if (words >= ascending.length || !fits(largest)) return new RowidSet(toRowids(ascending), null, ascending.length);
     const bits = new Uint32Array(words);
     for (const rowid of ascending) bits[rowid >>> 5]! |= 1 << (rowid & 31);
     return new RowidSet(null, bits, ascending.length);
