@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Server } from 'srvx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplica, stopReplica } from './testing.ts';
+import { readsDuring, startReplica, stopReplica, waitFor } from './testing.ts';
 import { createApp, serveApp } from '../api/app.ts';
 import { testConfig } from '../api/testing.ts';
 import { writeDatabaseCopy } from '../data/backup.ts';
@@ -42,13 +42,6 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
   const publish = (generation?: number, extra: NodeJS.ProcessEnv = {}) => publishPublicCopy({
     databasePath: join(dir, 'index.db'), target: readTarget(TARGET), env: { ...process.env, ...store.env, ...extra }, output: join(dir, 'whole.db.gz'), generation,
   });
-  const waitFor = async (what: string, done: () => boolean | Promise<boolean>) => {
-    const deadline = Date.now() + 30_000;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`the replica never ${what}; it logged:\n${logs.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
   const json = async (base: string, path: string) => {
     const answer = await fetch(`${base}${path}`);
     expect(answer.status, path).toBe(200);
@@ -92,30 +85,12 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
 
   it('after one service changes, fetches a small share of the copy and serves every read during the swap', async () => {
     const paths = ['/api/v1/services/alpha-example-com', '/api/v1/services?limit=20', '/api/v1/stats', '/services/alpha-example-com', '/'];
-    const failures: string[] = [];
-    let answered = 0;
-    let running = true;
-    const worker = async (lane: number) => {
-      for (let k = lane; running; k++) {
-        const path = paths[k % paths.length]!;
-        try {
-          const answer = await fetch(`${replicaUrl}${path}`, { headers: { 'x-forwarded-for': `10.1.${lane}.${k % 250}` } });
-          await answer.arrayBuffer();
-          if (answer.status === 200) answered += 1;
-          else failures.push(`${path}: ${answer.status}`);
-        } catch (error) {
-          failures.push(`${path}: ${(error as Error).message}`);
-        }
-      }
-    };
-    const load = Promise.all(Array.from({ length: 6 }, (_, lane) => worker(lane)));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    upsertServices(db, [makeService({ id: 'swapped-example-com', name: 'Swapped In' })], FIXTURE_NOW.toISOString());
-    const kept = await publish();
-    await waitFor('swapped in the new copy', async () => (await fetch(`${replicaUrl}/api/v1/services/swapped-example-com`)).status === 200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    running = false;
-    await load;
+    let kept = '';
+    const { failures, answered } = await readsDuring(replicaUrl, paths, 6, async () => {
+      upsertServices(db, [makeService({ id: 'swapped-example-com', name: 'Swapped In' })], FIXTURE_NOW.toISOString());
+      kept = await publish();
+      await waitFor('swapped in the new copy', async () => (await fetch(`${replicaUrl}/api/v1/services/swapped-example-com`)).status === 200, logs);
+    });
     expect(failures).toEqual([]);
     expect(answered).toBeGreaterThan(30);
     expect(await json(replicaUrl, '/api/v1/stats')).toEqual(await json(primaryUrl, '/api/v1/stats'));
@@ -130,13 +105,13 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
   it('never swaps in an older copy: a publish stamped before the one served is refused, the next newer one is taken', async () => {
     upsertServices(db, [makeService({ id: 'older-example-com', name: 'Stamped Older' })], FIXTURE_NOW.toISOString());
     await publish(1);
-    await waitFor('refused the older copy', () => logs.some((line) => /refused a new copy: generation 1 is not newer/.test(line)));
+    await waitFor('refused the older copy', () => logs.some((line) => /refused a new copy: generation 1 is not newer/.test(line)), logs);
     expect((await fetch(`${replicaUrl}/api/v1/services/older-example-com`)).status).toBe(404);
     expect((await fetch(`${replicaUrl}/api/v1/services/swapped-example-com`)).status).toBe(200);
     // A publish stamps a new copy only when a public row differs.
     upsertServices(db, [makeService({ id: 'newer-example-com', name: 'Stamped Newer' })], FIXTURE_NOW.toISOString());
     await publish();
-    await waitFor('swapped in the newer copy', async () => (await fetch(`${replicaUrl}/api/v1/services/older-example-com`)).status === 200);
+    await waitFor('swapped in the newer copy', async () => (await fetch(`${replicaUrl}/api/v1/services/older-example-com`)).status === 200, logs);
   }, 60_000);
 
   it('after a pass that gives every service a new check, fetches a small share and answers the endpoint lists as the primary does', async () => {
@@ -150,7 +125,7 @@ describe('a read replica following the Litestream replica (REPLICA_OF=s3://)', (
     const refreshes = fetchedBytes().length;
     const kept = await publish();
     await waitFor('swapped in the copy of the pass', async () => fetchedBytes().length > refreshes
-      && (await json(replicaUrl, '/api/v1/stats') as { last_probe_at?: string }).last_probe_at === at);
+      && (await json(replicaUrl, '/api/v1/stats') as { last_probe_at?: string }).last_probe_at === at, logs);
     // Under the 10 % target with room: the endpoint rows, whose copied service keys every pass moves, are not shipped.
     expect(fetchedBytes().at(-1)! / readFileSync(kept).length).toBeLessThan(0.08);
     for (const path of ENDPOINT_ORDERS) expect(await json(replicaUrl, path), path).toEqual(await json(primaryUrl, path));

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { Server } from 'srvx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplica, stopReplica } from './testing.ts';
+import { readsDuring, startReplica, stopReplica, waitFor } from './testing.ts';
 import { writeDatabaseCopy } from '../data/backup.ts';
 import { createClaim, verifyClaim } from '../data/claims.ts';
 import { openDatabase, type DB } from '../data/db.ts';
@@ -46,13 +46,7 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
   /** Puts these bytes where the replica looks for its copy. */
   const putCopy = (body: Buffer) => createStore(createS3Client(store.env), readTarget('s3://site/index'))
     .put('snapshots/index.db.gz', body, { contentType: 'application/gzip', cacheControl: 'no-store' });
-  const waitForLog = async (pattern: RegExp) => {
-    const deadline = Date.now() + 30_000;
-    while (!logs.some((line) => pattern.test(line))) {
-      if (Date.now() > deadline) throw new Error(`the replica never logged ${pattern}; it logged:\n${logs.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const waitForLog = (pattern: RegExp) => waitFor(`logged ${pattern}`, () => logs.some((line) => pattern.test(line)), logs);
   const copiesOnDisk = () => readdirSync(join(dir, 'replica', 'replica'));
   const json = async (base: string, path: string) => {
     const answer = await fetch(`${base}${path}`);
@@ -149,34 +143,11 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
 
   it('swaps in a newly published copy under load without a failed request', async () => {
     const paths = ['/api/v1/services/alpha-example-com', '/api/v1/services?limit=20', '/api/v1/stats', '/services/alpha-example-com', '/', '/api/v1/services/dual-example-com'];
-    const failures: string[] = [];
-    let answered = 0;
-    let running = true;
-    const worker = async (lane: number) => {
-      for (let k = lane; running; k++) {
-        const path = paths[k % paths.length]!;
-        try {
-          const answer = await fetch(`${replicaUrl}${path}`, { headers: { 'x-forwarded-for': `10.0.${lane}.${k % 250}` } });
-          await answer.arrayBuffer();
-          if (answer.status === 200) answered += 1;
-          else failures.push(`${path}: ${answer.status}`);
-        } catch (error) {
-          failures.push(`${path}: ${(error as Error).message}`);
-        }
-      }
-    };
-    const load = Promise.all(Array.from({ length: 8 }, (_, lane) => worker(lane)));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    upsertServices(db, [makeService({ id: 'swapped-example-com', name: 'Swapped In' })], FIXTURE_NOW.toISOString());
-    await publishCopy();
-    const deadline = Date.now() + 30_000;
-    while ((await fetch(`${replicaUrl}/api/v1/services/swapped-example-com`)).status !== 200) {
-      if (Date.now() > deadline) throw new Error('the replica never swapped in the new copy');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    running = false;
-    await load;
+    const { failures, answered } = await readsDuring(replicaUrl, paths, 8, async () => {
+      upsertServices(db, [makeService({ id: 'swapped-example-com', name: 'Swapped In' })], FIXTURE_NOW.toISOString());
+      await publishCopy();
+      await waitFor('swapped in the new copy', async () => (await fetch(`${replicaUrl}/api/v1/services/swapped-example-com`)).status === 200, logs);
+    });
     expect(failures).toEqual([]);
     expect(answered).toBeGreaterThan(50);
     expect(await json(replicaUrl, '/api/v1/stats')).toEqual(await json(primaryUrl, '/api/v1/stats'));
@@ -216,10 +187,6 @@ describe('a read replica of a published copy (REPLICA_OF)', () => {
     // A newer copy after them is swapped in, read as a plain SQLite file as well as gzip.
     writePublicCopy(db, join(dir, 'plain.db'), Date.now());
     await putCopy(readFileSync(join(dir, 'plain.db')));
-    const deadline = Date.now() + 30_000;
-    while ((await fetch(`${replicaUrl}/api/v1/services/refused-example-com`)).status !== 200) {
-      if (Date.now() > deadline) throw new Error('the replica never swapped in the newer copy');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor('swapped in the newer copy', async () => (await fetch(`${replicaUrl}/api/v1/services/refused-example-com`)).status === 200, logs);
   }, 90_000);
 });

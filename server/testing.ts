@@ -37,3 +37,55 @@ export async function stopReplica(child: ChildProcess | undefined): Promise<void
   child.kill('SIGTERM');
   await exited;
 }
+
+/**
+ * Waits until `done` holds, checking every 50 ms; after 30 s fails, naming what never happened with the replica's
+ * `logs`.
+ * @example await waitFor('swapped in the new copy', async () => (await fetch(url)).status === 200, logs);
+ */
+export async function waitFor(what: string, done: () => boolean | Promise<boolean>, logs: string[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`the replica never ${what}; it logged:\n${logs.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What readers saw while something happened: every answer that was not a 200, and how many were. */
+export interface Reads {
+  failures: string[];
+  answered: number;
+}
+
+/**
+ * Reads `paths` from `url` in turn on `lanes` concurrent loops, from 300 ms before `during` starts until 300 ms after
+ * it ends, so that a swap under test happens under load. Each lane reads as its own client address.
+ * @example const { failures } = await readsDuring(url, ['/api/v1/stats'], 6, () => publish());
+ */
+export async function readsDuring(url: string, paths: string[], lanes: number, during: () => Promise<unknown>): Promise<Reads> {
+  const reads: Reads = { failures: [], answered: 0 };
+  let running = true;
+  const lane = async (at: number) => {
+    for (let k = at; running; k++) {
+      const path = paths[k % paths.length]!;
+      try {
+        const answer = await fetch(`${url}${path}`, { headers: { 'x-forwarded-for': `10.0.${at}.${k % 250}` } });
+        await answer.arrayBuffer();
+        if (answer.status === 200) reads.answered += 1;
+        else reads.failures.push(`${path}: ${answer.status}`);
+      } catch (error) {
+        reads.failures.push(`${path}: ${(error as Error).message}`);
+      }
+    }
+  };
+  const load = Promise.all(Array.from({ length: lanes }, (_, at) => lane(at)));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  try {
+    await during();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  } finally {
+    running = false;
+    await load;
+  }
+  return reads;
+}
