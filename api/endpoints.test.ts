@@ -13,6 +13,7 @@ import { createProbeAgent, type ProbeAgent } from '../crawler/probe.ts';
 import { runCrawl } from '../crawler/run.ts';
 import { parseAllowList } from '../net/guard.ts';
 import { openDatabase, type DB } from '../data/db.ts';
+import { recordEndpointChecks } from '../data/endpoint-checks.ts';
 import { Endpoint, EndpointList, ErrorResponse, ServiceDetail, ServiceList } from '../domain/schemas.ts';
 import { TEMPO_USDC, toPaymentRequiredHeader, toTempoChallenge, toV1Requirement } from '../scripts/fleet/challenges.ts';
 import { createApp, serveApp } from './app.ts';
@@ -409,5 +410,23 @@ describe('the index as an x402 Bazaar, read with the protocol\'s own client', ()
     expect(page.pagination?.cursor).toBe('1');
     const next = await bazaar().search({ query: '127.0.0.1', limit: 1, cursor: page.pagination!.cursor! });
     expect(next.resources[0]!.resource).not.toBe(page.resources[0]!.resource);
+  });
+
+  it('follows a failed check at once: the resource leaves the list, its total and its searches, and comes back', async () => {
+    const quote = (await bazaar().listResources({})).items.find((item) => item.resource.endsWith('/quote'))!;
+    const checkQuote = (ok: boolean, at: string) => recordEndpointChecks(db, [{
+      service_id: serviceA(), method: 'GET', url: quote.resource, checked_at: at, ok, status_code: ok ? 402 : 500, latency_ms: 20, reason: ok ? null : 'server error (HTTP 500)',
+    }]);
+    // A phrase of two words is tested on the whole text; the total of a filter is kept until a change.
+    expect((await bazaar().search({ query: '"quote a price"' })).resources.map((item) => item.resource)).toEqual([quote.resource]);
+    expect((await bazaar().listResources({ network: 'base' })).pagination.total).toBe(4);
+    checkQuote(false, '2026-11-01T00:30:00.000Z');
+    const listed = await bazaar().listResources({ network: 'base' });
+    expect(listed.pagination.total).toBe(3);
+    expect(listed.items.map((item) => item.resource)).not.toContain(quote.resource);
+    expect((await bazaar().search({ query: '"quote a price"' })).resources).toEqual([]);
+    checkQuote(true, '2026-11-01T00:40:00.000Z');
+    expect((await bazaar().listResources({ network: 'base' })).pagination.total).toBe(4);
+    expect((await bazaar().search({ query: 'quote price' })).resources.map((item) => item.resource)).toEqual([quote.resource]);
   });
 });

@@ -43,8 +43,9 @@ const TRIGRAM = 3;
 /** Whether the indexes find every endpoint holding `word` (see above). */
 export const narrows = (word: string): boolean => [...word].length >= TRIGRAM && !word.includes(' ');
 
-const phraseOf = (word: string) => `"${word.replaceAll('"', '""')}"`;
-const servicePhraseOf = (word: string) => `{name description} : ${phraseOf(word)}`;
+/** A word as a full-text phrase, and as one in a service's name or description. */
+export const phraseOf = (word: string) => `"${word.replaceAll('"', '""')}"`;
+export const servicePhraseOf = (word: string) => `{name description} : ${phraseOf(word)}`;
 
 const ENDPOINTS_OF = `SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ? ORDER BY rowid LIMIT ${MAX_WORD_ENDPOINTS + 1}`;
 const SERVICES_OF = `SELECT rowid FROM services_fts WHERE services_fts MATCH ? ORDER BY rowid LIMIT ${MAX_WORD_SERVICES + 1}`;

@@ -7,7 +7,9 @@
 import { toCaip2, toChainName } from '../domain/chains.ts';
 import type { Endpoint } from '../domain/schemas.ts';
 import { cachedStatement, type DB } from './db.ts';
-import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
+import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
+import { narrows, phraseOf, servicePhraseOf } from './endpoint-words.ts';
+import { changeClearedCache } from './list-cache.ts';
 import { toWords } from './search.ts';
 
 export interface DiscoveryFilters {
@@ -29,7 +31,7 @@ export interface DiscoveredResource {
 }
 
 const acceptsTest = (path: string, values: number) =>
-  `EXISTS (SELECT 1 FROM json_each(ch.accepts) a WHERE lower(json_extract(a.value, '${path}')) IN (${Array(values).fill('?').join(', ')}))`;
+  `EXISTS (SELECT 1 FROM json_each(l.accepts) a WHERE lower(json_extract(a.value, '${path}')) IN (${Array(values).fill('?').join(', ')}))`;
 
 /** Where a network filter matches: as given, as its CAIP-2 id and as the index's chain name (v1 names are those). */
 function networkNames(network: string): string[] {
@@ -37,11 +39,38 @@ function networkNames(network: string): string[] {
   return [...new Set([network.toLowerCase(), chain, toCaip2(chain)?.toLowerCase() ?? chain])];
 }
 
-function toWhere(filters: DiscoveryFilters): { sql: string[]; params: unknown[] } {
-  const sql = ['ch.accepts IS NOT NULL', 'e.live = 1'];
-  const params: unknown[] = [];
-  if (filters.type !== undefined && filters.type.toLowerCase() !== 'http') sql.push('0');
-  if (filters.extensions !== undefined) sql.push(filters.extensions.toLowerCase() === 'bazaar' ? 'e.input IS NOT NULL' : '0');
+interface Where {
+  sql: string[];
+  params: unknown[];
+  /** Whether a word is tested, which reads the kept search texts. */
+  texts: boolean;
+  /** A word few endpoints hold, whose endpoints by the full-text indexes are walked instead of every listed one. */
+  rare?: string;
+}
+
+/**
+ * A word of the search in an endpoint's whole search text: its own kept text, a space, its service's (migration
+ * 022); so a word without a space is in one of the two.
+ */
+function pushWord(where: Where, word: string): void {
+  where.texts = true;
+  if (word.includes(' ')) {
+    where.sql.push(`instr(t.text || ' ' || st.text, ?) > 0`);
+    where.params.push(word);
+  } else {
+    where.sql.push('(instr(t.text, ?) > 0 OR instr(st.text, ?) > 0)');
+    where.params.push(word, word);
+  }
+}
+
+/** Every resource listed is an HTTP one, and the only extension it may carry is `bazaar`. */
+const listsNone = (filters: DiscoveryFilters) => (filters.type !== undefined && filters.type.toLowerCase() !== 'http')
+  || (filters.extensions !== undefined && filters.extensions.toLowerCase() !== 'bazaar');
+
+function toWhere(db: DB, filters: DiscoveryFilters): Where {
+  const where: Where = { sql: ['l.accepts IS NOT NULL', 'k.live = 1'], params: [], texts: false };
+  const { sql, params } = where;
+  if (filters.extensions !== undefined) sql.push('k.input IS NOT NULL');
   if (filters.payTo !== undefined) {
     sql.push(acceptsTest('$.payTo', 1));
     params.push(filters.payTo.toLowerCase());
@@ -55,12 +84,68 @@ function toWhere(filters: DiscoveryFilters): { sql: string[]; params: unknown[] 
     sql.push(acceptsTest('$.network', names.length));
     params.push(...names);
   }
-  for (const word of filters.query ? toWords(filters.query) : []) {
-    sql.push(`instr(${ENDPOINT_TEXT}, ?) > 0`);
-    params.push(word);
-  }
-  return { sql, params };
+  const words = filters.query ? toWords(filters.query) : [];
+  for (const word of words) pushWord(where, word);
+  where.rare = words.length === 0 ? undefined : rarestWord(db, words, totalOf(db, toWhere(db, {})));
+  if (where.rare !== undefined) where.sql.unshift(`k.search_rowid IN (${WORD_ENDPOINTS})`);
+  return where;
 }
+
+/**
+ * A word's endpoints by the full-text indexes (`search_rowid`s): those whose own text holds it, and those of the
+ * services whose name or description does; a superset of the endpoints whose whole text holds it. UNION ALL: an IN
+ * holds each once anyway, and a count up to a bound stops there instead of first gathering every one to drop the
+ * twice-found (it counts them twice, which errs on the side of walking every listed endpoint).
+ */
+const WORD_ENDPOINTS = `SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ?
+  UNION ALL SELECT t.search_rowid FROM services_fts f JOIN endpoint_texts t ON t.service_rowid = f.rowid WHERE services_fts MATCH ?`;
+/**
+ * The rarest word of a search that the indexes find, when fewer endpoints hold it than are `listed`: walking its
+ * endpoints then costs less than walking every listed one. Each word's endpoints are counted only up to that.
+ */
+function rarestWord(db: DB, words: string[], listed: number): string | undefined {
+  const reach = (word: string) => kept(db, `reach\u0000${word}`, () => cachedStatement(db, `SELECT count(*) FROM (${WORD_ENDPOINTS} LIMIT ?)`)
+    .pluck().get(phraseOf(word), servicePhraseOf(word), listed) as number);
+  const reached = [...new Set(words.filter(narrows))].map((word) => ({ word, n: reach(word) })).sort((a, b) => a.n - b.n);
+  return reached[0] !== undefined && reached[0].n < listed ? reached[0].word : undefined;
+}
+
+/**
+ * The listed resources, walked by index (migration 023) without reading an endpoint's or a challenge's row unless a
+ * filter asks for it: the challenges that stated x402 `accepts` (`l`), far fewer than the endpoints, in endpoint id
+ * order, so a page needs no sort and stops once full; each one's endpoint liveness and search rowid (`k`); with
+ * words, its kept search texts and its service's (`t`, `st`).
+ */
+const listedFrom = (where: Where) => `${where.rare === undefined ? EVERY_LISTED : RARE_WORD_LISTED}
+  ${where.texts ? 'CROSS JOIN endpoint_texts t ON t.search_rowid = k.search_rowid CROSS JOIN service_texts st ON st.rowid = t.service_rowid' : ''}
+  WHERE ${where.sql.join(' AND ')}`;
+const EVERY_LISTED = `FROM endpoint_challenges l INDEXED BY endpoint_challenges_listed
+  CROSS JOIN service_endpoints k INDEXED BY service_endpoints_listing ON k.id = l.endpoint_id`;
+/** With a rare word, its endpoints (the index of every search key holds each one's liveness and id), then listed. */
+const RARE_WORD_LISTED = `FROM service_endpoints k INDEXED BY service_endpoints_search_keys
+  CROSS JOIN endpoint_challenges l INDEXED BY endpoint_challenges_listed ON l.endpoint_id = k.id`;
+const paramsOf = (where: Where) => (where.rare === undefined ? where.params : [phraseOf(where.rare), servicePhraseOf(where.rare), ...where.params]);
+
+/** At most this many counts are kept between changes (each a key and a number). */
+const MAX_KEPT_COUNTS = 1_000;
+/**
+ * The counts asked since the last change: each filter's total (paging through a Bazaar asks the same one on each
+ * page) and each word's reach.
+ */
+const keptCounts = changeClearedCache(() => new Map<string, number>());
+
+function kept(db: DB, key: string, count: () => number): number {
+  const counts = keptCounts(db);
+  const held = counts.get(key);
+  if (held !== undefined) return held;
+  const counted = count();
+  if (counts.size >= MAX_KEPT_COUNTS) counts.clear();
+  counts.set(key, counted);
+  return counted;
+}
+
+const totalOf = (db: DB, where: Where) => kept(db, JSON.stringify(where),
+  () => cachedStatement(db, `SELECT count(*) ${listedFrom(where)}`).pluck().get(...paramsOf(where)) as number);
 
 /**
  * A page of the discovered resources and how many match.
@@ -69,15 +154,14 @@ function toWhere(filters: DiscoveryFilters): { sql: string[]; params: unknown[] 
 export function listDiscoveredResources(db: DB, filters: DiscoveryFilters, page: { limit: number; offset: number }): {
   total: number; resources: DiscoveredResource[];
 } {
-  const where = toWhere(filters);
-  const from = `FROM service_endpoints e ${ENDPOINT_JOINS} WHERE ${where.sql.join(' AND ')}`;
-  const total = cachedStatement(db, `SELECT count(*) ${from}`).pluck().get(...where.params) as number;
-  const rows = cachedStatement(db, `SELECT ${ENDPOINT_COLUMNS}, ch.x402_version, ch.accepts, ch.seen_at, s.name AS service_name
-    ${from} ORDER BY e.id LIMIT ? OFFSET ?`).all(...where.params, page.limit, page.offset) as Array<EndpointRow & {
-      x402_version: number; accepts: string; seen_at: string; service_name: string;
-    }>;
+  if (listsNone(filters)) return { total: 0, resources: [] };
+  const where = toWhere(db, filters);
+  const rows = cachedStatement(db, `WITH page AS (SELECT l.endpoint_id AS id ${listedFrom(where)} ORDER BY l.endpoint_id LIMIT ? OFFSET ?)
+    SELECT ${ENDPOINT_COLUMNS}, ch.x402_version, ch.accepts, ch.seen_at, s.name AS service_name
+    FROM page CROSS JOIN service_endpoints e ON e.id = page.id ${ENDPOINT_JOINS} ORDER BY page.id`)
+    .all(...paramsOf(where), page.limit, page.offset) as Array<EndpointRow & { x402_version: number; accepts: string; seen_at: string; service_name: string }>;
   return {
-    total,
+    total: totalOf(db, where),
     resources: rows.map((row) => ({
       endpoint: toEndpoint(row, row.is_main === 1 ? readMainCheck(db, row.service_id) : null),
       x402Version: row.x402_version,

@@ -20,6 +20,7 @@ import * as endpoints from './019-endpoints.ts';
 import * as endpointSearch from './020-endpoint-search.ts';
 import * as endpointKeys from './021-endpoint-keys.ts';
 import * as searchTexts from './022-search-texts.ts';
+import * as discoveryListing from './023-discovery-listing.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -49,4 +50,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '020-endpoint-search', ...endpointSearch },
   { name: '021-endpoint-keys', ...endpointKeys },
   { name: '022-search-texts', ...searchTexts },
+  { name: '023-discovery-listing', ...discoveryListing },
 ];

@@ -27,6 +27,9 @@ const LIST_QUERIES = [
 ];
 /** Pages and filters the sorted lists rotate over, as an agent ranks what it can pay for. */
 const SORTED_QUERIES = ['limit=20', 'offset=100&limit=50', 'live=true&limit=20', 'rail=x402&limit=20'];
+/** An x402 client's pages of the Bazaar listing: the first ten pages of 100, and filtered first pages. */
+const DISCOVERY_QUERIES = [...Array.from({ length: 10 }, (_, page) => `limit=100&offset=${page * 100}`),
+  'type=http&limit=20', 'network=eip155:8453&limit=20', 'scheme=exact&limit=20', 'extensions=bazaar&limit=20'];
 /** Price bounds per call, in USD. */
 const MAX_PRICES = ['0.001', '0.01', '0.05', '0.1'];
 /** The list queries the MCP figure asks, over REST and as search_services, side by side. */
@@ -117,6 +120,9 @@ function toScenarios(ids: string[], random: Random): Scenario[] {
     { label: 'endpoints max_price_usd', target: paths(MAX_PRICES.map((price) => `/api/v1/endpoints?max_price_usd=${price}&limit=20`)), maxP99Ms: 10 },
     { label: 'endpoints sort=price', target: paths(SORTED_QUERIES.map((query) => `/api/v1/endpoints?sort=price&${query}`)), maxP99Ms: 10 },
     { label: 'endpoints q asked once', target: paths(freshSearches(random).map((q) => `/api/v1/endpoints?q=${encodeURIComponent(q)}`)), maxP99Ms: 10 },
+    // The index as an x402 Bazaar (issue 29): a client paging through the listing with its filters, and searching.
+    { label: 'x402 discovery list', target: paths(DISCOVERY_QUERIES.map((query) => `/x402/discovery/resources?${query}`)), maxP99Ms: 10 },
+    { label: 'x402 discovery search', target: paths(Q_WORDS.map((word) => `/x402/discovery/search?query=${word}&limit=20`)), maxP99Ms: 10 },
     // No target in the issue: the census is read by agents and every home page, so it is watched here.
     { label: 'stats', target: paths(['/api/v1/stats']), maxP99Ms: 10 },
     {

@@ -14,7 +14,7 @@ import { upsertServices } from '../../data/services.ts';
 import { PROBES_PER_SERVICE, syntheticProbes, syntheticService } from './synthetic.ts';
 
 /** Bump when the generator changes, so a stale cached database is not reused. */
-const DATA_VERSION = 2;
+const DATA_VERSION = 3;
 const CACHE_DIR = join(tmpdir(), 'psi-bench');
 const BATCH = 5_000;
 const FILLED_AT = '2026-10-01T00:00:00.000Z';

@@ -2,8 +2,10 @@
  * Deterministic synthetic services for the benchmarks: service `i` is a pure function of `i`, with a spread of
  * rails, chains, assets, endpoint counts and liveness shaped like the public directories (see BENCHMARKS.md).
  */
+import { classifyProbe } from '../../crawler/classify.ts';
 import { toServiceId } from '../../domain/service-id.ts';
-import type { EndpointInput, Price, ProbeInput, Rail, ServiceInput, SourceRef } from '../../data/types.ts';
+import type { EndpointInput, Price, ProbeInput, Rail, ServiceInput, ServiceTerms, SourceRef } from '../../data/types.ts';
+import { toPaymentRequiredHeader } from '../fleet/challenges.ts';
 import { seededRandom, type Random } from '../seeded-random.ts';
 
 export const PROBES_PER_SERVICE = 20;
@@ -172,6 +174,20 @@ export function syntheticProbes(i: number, service: ServiceInput): ProbeInput[] 
       latency_ms: failedStatus === null && !ok ? null : 40 + Math.floor(random() ** 2 * 900),
       reason: ok ? null : reason,
       detected_rails: ok ? service.rails : [],
+      ...(ok && newest ? { terms: challengeTermsOf(service) } : {}),
     };
   });
+}
+
+/**
+ * What a live service paid in USDC on Base with x402 alone states in its challenge, read by the crawler's own
+ * classifier from a real `PAYMENT-REQUIRED` header, so its main endpoint is listed by the index's x402 Bazaar; null
+ * for any other service, whose terms stay its directories'.
+ */
+function challengeTermsOf(service: ServiceInput): ServiceTerms | null {
+  const { usd } = service.price;
+  if (service.rails.join() !== 'x402' || service.chains[0] !== 'base' || usd === null) return null;
+  const header = toPaymentRequiredHeader({ url: service.endpoint, amount: String(Math.round(usd * 1e6)), description: service.description ?? service.name });
+  const read = classifyProbe({ outcome: 'answered', status: 402, headers: { 'payment-required': header }, body: '{}', truncatedAtBytes: null });
+  return read.terms;
 }
