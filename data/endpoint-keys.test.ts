@@ -170,7 +170,7 @@ describe('the endpoint keys kept by triggers (migration 021)', () => {
     const tallies = db.prepare(`SELECT * FROM endpoint_tallies ORDER BY term`).all();
     // Migrations 022 (the search texts) and 023 (the discovery listing) come after, and run again too.
     db.exec(`DROP INDEX service_endpoints_search_keys; DROP TABLE endpoint_texts; DROP TABLE service_texts;
-      DROP INDEX endpoint_challenges_listed; DROP INDEX service_endpoints_listing;`);
+      DROP INDEX endpoint_challenges_listed; DROP INDEX service_endpoints_listing; DROP INDEX service_endpoints_with_input;`);
     db.exec(`DROP INDEX service_endpoints_quality; DROP INDEX service_endpoints_latency; DROP TABLE endpoint_tallies; DROP TABLE endpoint_price_tallies;`);
     for (const name of ['service_endpoints_keys_insert', 'service_endpoints_keys_update', 'services_endpoint_keys', 'endpoint_checks_keys_insert',
       'endpoint_checks_keys_update', 'endpoint_checks_keys_delete', 'endpoint_challenges_terms_insert', 'endpoint_challenges_terms_update',

@@ -115,7 +115,7 @@ describe('the search texts kept by triggers (migration 022)', () => {
     const before = kept(db);
     // Back to version 21: 022's tables, index and triggers and every later migration's indexes go.
     db.exec(`DROP INDEX service_endpoints_search_keys; DROP TABLE endpoint_texts; DROP TABLE service_texts;
-      DROP INDEX endpoint_challenges_listed; DROP INDEX service_endpoints_listing;`);
+      DROP INDEX endpoint_challenges_listed; DROP INDEX service_endpoints_listing; DROP INDEX service_endpoints_with_input;`);
     for (const name of ['service_endpoints_texts_update', 'service_endpoints_texts_delete', 'services_texts_insert', 'services_texts_update',
       'services_texts_delete']) db.exec(`DROP TRIGGER ${name}`);
     db.pragma('user_version = 21');

@@ -41,16 +41,23 @@ function expected(query: string): string[] {
     ORDER BY e.id`).pluck().all(...words) as string[];
 }
 
-/** Every page of a search, 7 at a time, and the total each page gave. */
+/**
+ * Every page of a search, 7 at a time, and the totals the pages gave: both with its matches kept (as any search of
+ * these few) and with them found again by walking for each page; the two must agree.
+ */
 function searched(filters: DiscoveryFilters): { ids: string[]; totals: Set<number> } {
-  const ids: string[] = [];
-  const totals = new Set<number>();
-  for (let offset = 0; ; offset += 7) {
-    const { total, resources } = listDiscoveredResources(db, filters, { limit: 7, offset });
-    totals.add(total);
-    ids.push(...resources.map((resource) => resource.endpoint.id));
-    if (resources.length < 7) return { ids, totals };
-  }
+  const [kept, walked] = [5_000, 0].map((keptAtMost) => {
+    const ids: string[] = [];
+    const totals = new Set<number>();
+    for (let offset = 0; ; offset += 7) {
+      const { total, resources } = listDiscoveredResources(db, filters, { limit: 7, offset }, keptAtMost);
+      totals.add(total);
+      ids.push(...resources.map((resource) => resource.endpoint.id));
+      if (resources.length < 7) return { ids, totals };
+    }
+  });
+  expect(walked, JSON.stringify(filters)).toEqual(kept);
+  return kept!;
 }
 
 describe('the x402 Bazaar listing and search', () => {
@@ -58,6 +65,9 @@ describe('the x402 Bazaar listing and search', () => {
     const listed = expected('');
     expect(listed.length).toBeGreaterThan(150);
     expect(searched({})).toEqual({ ids: listed, totals: new Set([listed.length]) });
+    expect(searched({ network: 'eip155:8453', scheme: 'exact', type: 'http' }).ids).toEqual(listed);
+    expect(searched({ extensions: 'bazaar' }).ids).toEqual([]);
+    expect(searched({ network: 'solana' }).ids).toEqual([]);
   });
 
   it('answers what the whole texts say, for rare and common words, phrases, words of the service and short words', () => {

@@ -9,7 +9,7 @@ import type { Endpoint } from '../domain/schemas.ts';
 import { cachedStatement, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { narrows, phraseOf, servicePhraseOf } from './endpoint-words.ts';
-import { changeClearedCache } from './list-cache.ts';
+import { changeClearedCache, toRowids, type Rowids } from './list-cache.ts';
 import { toWords } from './search.ts';
 
 export interface DiscoveryFilters {
@@ -63,6 +63,9 @@ function pushWord(where: Where, word: string): void {
   }
 }
 
+/** The endpoint has an input description (its `extensions.bazaar`), read from an index of those only. */
+const HAS_INPUT = `EXISTS (SELECT 1 FROM service_endpoints i INDEXED BY service_endpoints_with_input WHERE i.id = k.id AND i.input IS NOT NULL)`;
+
 /** Every resource listed is an HTTP one, and the only extension it may carry is `bazaar`. */
 const listsNone = (filters: DiscoveryFilters) => (filters.type !== undefined && filters.type.toLowerCase() !== 'http')
   || (filters.extensions !== undefined && filters.extensions.toLowerCase() !== 'bazaar');
@@ -70,7 +73,7 @@ const listsNone = (filters: DiscoveryFilters) => (filters.type !== undefined && 
 function toWhere(db: DB, filters: DiscoveryFilters): Where {
   const where: Where = { sql: ['l.accepts IS NOT NULL', 'k.live = 1'], params: [], texts: false };
   const { sql, params } = where;
-  if (filters.extensions !== undefined) sql.push('k.input IS NOT NULL');
+  if (filters.extensions !== undefined) sql.push(HAS_INPUT);
   if (filters.payTo !== undefined) {
     sql.push(acceptsTest('$.payTo', 1));
     params.push(filters.payTo.toLowerCase());
@@ -86,7 +89,7 @@ function toWhere(db: DB, filters: DiscoveryFilters): Where {
   }
   const words = filters.query ? toWords(filters.query) : [];
   for (const word of words) pushWord(where, word);
-  where.rare = words.length === 0 ? undefined : rarestWord(db, words, totalOf(db, toWhere(db, {})));
+  where.rare = words.length === 0 ? undefined : rarestWord(db, words, matchesOf(db, toWhere(db, {})).total);
   if (where.rare !== undefined) where.sql.unshift(`k.search_rowid IN (${WORD_ENDPOINTS})`);
   return where;
 }
@@ -104,7 +107,7 @@ const WORD_ENDPOINTS = `SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATC
  * endpoints then costs less than walking every listed one. Each word's endpoints are counted only up to that.
  */
 function rarestWord(db: DB, words: string[], listed: number): string | undefined {
-  const reach = (word: string) => kept(db, `reach\u0000${word}`, () => cachedStatement(db, `SELECT count(*) FROM (${WORD_ENDPOINTS} LIMIT ?)`)
+  const reach = (word: string) => kept(keptReaches(db), word, () => cachedStatement(db, `SELECT count(*) FROM (${WORD_ENDPOINTS} LIMIT ?)`)
     .pluck().get(phraseOf(word), servicePhraseOf(word), listed) as number);
   const reached = [...new Set(words.filter(narrows))].map((word) => ({ word, n: reach(word) })).sort((a, b) => a.n - b.n);
   return reached[0] !== undefined && reached[0].n < listed ? reached[0].word : undefined;
@@ -126,42 +129,65 @@ const RARE_WORD_LISTED = `FROM service_endpoints k INDEXED BY service_endpoints_
   CROSS JOIN endpoint_challenges l INDEXED BY endpoint_challenges_listed ON l.endpoint_id = k.id`;
 const paramsOf = (where: Where) => (where.rare === undefined ? where.params : [phraseOf(where.rare), servicePhraseOf(where.rare), ...where.params]);
 
-/** At most this many counts are kept between changes (each a key and a number). */
-const MAX_KEPT_COUNTS = 1_000;
 /**
- * The counts asked since the last change: each filter's total (paging through a Bazaar asks the same one on each
- * page) and each word's reach.
+ * What the pages of one filter share: its total, and when it has few matches their `search_rowid`s in page order, so
+ * a page of few matches scattered among every listed endpoint is read by its rowids, not by walking to them.
  */
-const keptCounts = changeClearedCache(() => new Map<string, number>());
-
-function kept(db: DB, key: string, count: () => number): number {
-  const counts = keptCounts(db);
-  const held = counts.get(key);
-  if (held !== undefined) return held;
-  const counted = count();
-  if (counts.size >= MAX_KEPT_COUNTS) counts.clear();
-  counts.set(key, counted);
-  return counted;
+interface Matches {
+  total: number;
+  rowids: Rowids | null;
 }
 
-const totalOf = (db: DB, where: Where) => kept(db, JSON.stringify(where),
-  () => cachedStatement(db, `SELECT count(*) ${listedFrom(where)}`).pluck().get(...paramsOf(where)) as number);
+/** At most this many matches of a filter are kept (4 bytes each): more are dense enough for a walk to find soon. */
+const MAX_KEPT_MATCHES = 5_000;
+/** At most this many filters' matches, and words' reaches, are kept between changes. */
+const MAX_KEPT = 200;
+/** Since the last change: each filter's matches (paging through a Bazaar asks the same total on each page). */
+const keptMatches = changeClearedCache(() => new Map<string, Matches>());
+/** Since the last change: each word's reach, counted up to the listed total. */
+const keptReaches = changeClearedCache(() => new Map<string, number>());
+
+function kept<T>(held: Map<string, T>, key: string, find: () => T): T {
+  const found = held.get(key) ?? find();
+  if (!held.has(key)) {
+    if (held.size >= MAX_KEPT) held.clear();
+    held.set(key, found);
+  }
+  return found;
+}
+
+function matchesOf(db: DB, where: Where, keptAtMost = MAX_KEPT_MATCHES): Matches {
+  return kept(keptMatches(db), JSON.stringify([where, keptAtMost]), () => {
+    const few = cachedStatement(db, `SELECT k.search_rowid ${listedFrom(where)} ORDER BY l.endpoint_id LIMIT ?`)
+      .pluck().all(...paramsOf(where), keptAtMost + 1) as number[];
+    if (few.length <= keptAtMost) return { total: few.length, rowids: toRowids(few) };
+    return { total: cachedStatement(db, `SELECT count(*) ${listedFrom(where)}`).pluck().get(...paramsOf(where)) as number, rowids: null };
+  });
+}
+
+const RESOURCE_COLUMNS = `${ENDPOINT_COLUMNS}, ch.x402_version, ch.accepts, ch.seen_at, s.name AS service_name`;
+type ResourceRow = EndpointRow & { x402_version: number; accepts: string; seen_at: string; service_name: string };
 
 /**
- * A page of the discovered resources and how many match.
+ * A page of the discovered resources and how many match; the matches of a filter are kept when there are at most
+ * `keptAtMost` (tests take both ways with a low one).
  * @example listDiscoveredResources(db, { scheme: 'exact' }, { limit: 20, offset: 0 })
  */
-export function listDiscoveredResources(db: DB, filters: DiscoveryFilters, page: { limit: number; offset: number }): {
+export function listDiscoveredResources(db: DB, filters: DiscoveryFilters, page: { limit: number; offset: number }, keptAtMost = MAX_KEPT_MATCHES): {
   total: number; resources: DiscoveredResource[];
 } {
   if (listsNone(filters)) return { total: 0, resources: [] };
   const where = toWhere(db, filters);
-  const rows = cachedStatement(db, `WITH page AS (SELECT l.endpoint_id AS id ${listedFrom(where)} ORDER BY l.endpoint_id LIMIT ? OFFSET ?)
-    SELECT ${ENDPOINT_COLUMNS}, ch.x402_version, ch.accepts, ch.seen_at, s.name AS service_name
-    FROM page CROSS JOIN service_endpoints e ON e.id = page.id ${ENDPOINT_JOINS} ORDER BY page.id`)
-    .all(...paramsOf(where), page.limit, page.offset) as Array<EndpointRow & { x402_version: number; accepts: string; seen_at: string; service_name: string }>;
+  const matches = matchesOf(db, where, keptAtMost);
+  const rows = (matches.rowids === null
+    ? cachedStatement(db, `WITH page AS (SELECT l.endpoint_id AS id ${listedFrom(where)} ORDER BY l.endpoint_id LIMIT ? OFFSET ?)
+      SELECT ${RESOURCE_COLUMNS} FROM page CROSS JOIN service_endpoints e ON e.id = page.id ${ENDPOINT_JOINS} ORDER BY page.id`)
+      .all(...paramsOf(where), page.limit, page.offset)
+    : cachedStatement(db, `SELECT ${RESOURCE_COLUMNS} FROM json_each(?) page
+      CROSS JOIN service_endpoints e INDEXED BY service_endpoints_search ON e.search_rowid = page.value ${ENDPOINT_JOINS} ORDER BY page.key`)
+      .all(JSON.stringify([...matches.rowids.subarray(page.offset, page.offset + page.limit)]))) as ResourceRow[];
   return {
-    total: totalOf(db, where),
+    total: matches.total,
     resources: rows.map((row) => ({
       endpoint: toEndpoint(row, row.is_main === 1 ? readMainCheck(db, row.service_id) : null),
       x402Version: row.x402_version,
