@@ -5,6 +5,9 @@
  * service, kept when every other word's sets hold the endpoint or its service. Only the candidates' rows are then
  * read, tested on their whole text and ordered, which keeps the answer what the text says.
  *
+ * The rarest word's endpoints are read once (and kept) already tested on their kept texts, scored, and in the quality
+ * order, so a search ranks its matches by score and then by their place in that order, reading no order key.
+ *
  * A word narrows only when each index finds every endpoint whose text holds it: at least three characters (the
  * trigram tokenizer's shortest) and no space (a phrase could span the join of the endpoint's and the service's text,
  * which neither index holds). The trigram index folds case as `lower()` does and more, so it finds a superset.
@@ -15,8 +18,18 @@ import { RowidSet, RowidsBuilder, type Rowids } from './list-cache.ts';
 /** A word's rowids in each index; null when it is too common to be worth holding. */
 type WordSets = { endpoints: RowidSet; services: RowidSet } | null;
 
-/** The endpoints holding a word (`search_rowid`s) and each one's service (its rowid), side by side. */
-type Reach = { endpoints: Rowids; services: Rowids };
+/**
+ * The endpoints whose text holds a word (`search_rowid`s), each one's service (its rowid) and the word's score on
+ * its texts (wordScore), side by side in the quality order; the first `live` of them are live (the order's first key).
+ */
+type Reach = { endpoints: Rowids; services: Rowids; scores: Uint8Array; live: number };
+
+/** A search's candidates in the quality order, the rarest word's score on each, and how many of the first are live. */
+export interface Candidates {
+  rowids: number[];
+  scores: number[];
+  live: number;
+}
 
 /** Each word's sets and reaches, least recently used first, and their size together in 4-byte words. */
 export interface WordCache {
@@ -49,29 +62,92 @@ const servicePhraseOf = (word: string) => `{name description} : ${phraseOf(word)
 const ENDPOINTS_OF = `SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ? ORDER BY rowid LIMIT ${MAX_WORD_ENDPOINTS + 1}`;
 const SERVICES_OF = `SELECT rowid FROM services_fts WHERE services_fts MATCH ? ORDER BY rowid LIMIT ${MAX_WORD_SERVICES + 1}`;
 /**
- * The endpoints holding a word with their services' rowids, both read from the kept search texts (migration 022) by
- * their rowids and index: no endpoint row (wide with schemas and offers) and no service row is read.
+ * Whether an endpoint's text holds a word, over its kept texts `t` and its service's `st` (migration 022): a word
+ * without a space is in the whole text when it is in either half, which a space joins.
  */
-const REACH_OF = `SELECT t.search_rowid, t.service_rowid FROM endpoints_fts f JOIN endpoint_texts t ON t.search_rowid = f.rowid
-    WHERE endpoints_fts MATCH ?
-  UNION SELECT t.search_rowid, t.service_rowid FROM services_fts f JOIN endpoint_texts t ON t.service_rowid = f.rowid
-    WHERE services_fts MATCH ?`;
+export const WORD_TEST = '(instr(t.text, ?) > 0 OR instr(st.text, ?) > 0)';
+/**
+ * A word's score on an endpoint, over the same texts' words: 3 for a whole word of the name or a description, 2 for
+ * a word start, 1 else (data/endpoint-list.ts `toScore` on the whole text).
+ */
+export const WORD_SCORE = `(CASE WHEN (instr(t.words, ' ' || ? || ' ') > 0 OR instr(st.words, ' ' || ? || ' ') > 0) THEN 3
+  WHEN (instr(t.words, ' ' || ?) > 0 OR instr(st.words, ' ' || ?) > 0) THEN 2 ELSE 1 END)`;
+/** The parameters of WORD_TEST and WORD_SCORE for `word`. */
+export const testParams = (word: string) => [word, word];
+export const scoreParams = (word: string) => [word, word, word, word];
+
+/** The keys of the quality order (data/endpoint-list.ts `ENDPOINT_ORDERS.quality`) as the search keys' index holds them. */
+const QUALITY_ORDER = `e.live IS NOT 1, e.service_flagged, e.service_uptime_30d IS NULL, e.service_uptime_30d DESC,
+  e.service_source_count DESC, e.id`;
+/**
+ * The endpoints whose text holds a word, with their services' rowids, liveness and the word's score, in the quality
+ * order: found by the indexes, then tested and scored on the kept texts (migration 022) and ordered by the search
+ * keys' index, so no endpoint row (wide with schemas and offers) and no service row is read.
+ */
+const REACH_OF = `SELECT r.search_rowid, r.service_rowid, e.live IS 1, ${WORD_SCORE}
+  FROM (SELECT t.search_rowid, t.service_rowid FROM endpoints_fts f JOIN endpoint_texts t ON t.search_rowid = f.rowid
+      WHERE endpoints_fts MATCH ?
+    UNION SELECT t.search_rowid, t.service_rowid FROM services_fts f JOIN endpoint_texts t ON t.service_rowid = f.rowid
+      WHERE services_fts MATCH ?) r
+  JOIN endpoint_texts t ON t.search_rowid = r.search_rowid JOIN service_texts st ON st.rowid = r.service_rowid
+  JOIN service_endpoints e INDEXED BY service_endpoints_search_keys ON e.search_rowid = r.search_rowid
+  WHERE ${WORD_TEST}
+  ORDER BY ${QUALITY_ORDER}`;
 
 /**
- * The `search_rowid`s of the endpoints of `rarest` whose own text or service holds each of `others` by the indexes:
- * a superset of the endpoints whose text holds every word.
- * @example candidatesOf(db, cache, 'volcano', ['reliable']) // [1201, 1202, ...]
+ * The endpoints whose text holds `rarest` and whose own text or service holds each of `others` by the indexes: a
+ * superset of the endpoints whose text holds every word.
+ * @example candidatesOf(db, cache, 'volcano', ['reliable']).rowids // [1202, 1201, ...]
  */
-export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: string[]): number[] {
+export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: string[]): Candidates {
   const reach = reachOf(db, cache, rarest);
   const tests = others.map((word) => setsOf(db, cache, word)).filter((sets) => sets !== null);
-  const found: number[] = [];
+  const found: Candidates = { rowids: [], scores: [], live: 0 };
   for (let i = 0; i < reach.endpoints.length; i++) {
     const endpoint = reach.endpoints[i]!;
     const service = reach.services[i]!;
-    if (tests.every((sets) => sets.endpoints.has(endpoint) || sets.services.has(service))) found.push(endpoint);
+    if (!tests.every((sets) => sets.endpoints.has(endpoint) || sets.services.has(service))) continue;
+    found.rowids.push(endpoint);
+    found.scores.push(reach.scores[i]!);
+    if (i < reach.live) found.live++;
   }
   return found;
+}
+
+/**
+ * The matches of a search of words without a space, in `relevance` order, and how many of them are live. Its
+ * candidates are tested and scored on their kept texts for every word but the rarest, whose test and score their
+ * reach holds; the matches are then ordered by score, and within a score by their place among the candidates, which
+ * is the quality order: each candidate costs two reads by rowid, and no order key is read.
+ * @example rankedMatchesOf(db, cache, ['volcano', 'reliable'], 'volcano', ['reliable']) // { order: Uint32Array [...], live: 3 }
+ */
+export function rankedMatchesOf(db: DB, cache: WordCache, words: string[], rarest: string, others: string[]): { order: Rowids; live: number } {
+  const candidates = candidatesOf(db, cache, rarest, others);
+  const rest = words.filter((word) => word !== rarest);
+  const rarestTimes = words.length - rest.length;
+  // One number a match, its candidate's place and its score on the other words (at most 3 each): SQLite hands a
+  // number to JavaScript for less than a row of two.
+  const span = 3 * rest.length + 1;
+  const sql = `SELECT j.key * ${span} + ${rest.length > 0 ? rest.map(() => WORD_SCORE).join(' + ') : '0'}
+    FROM json_each(?) j JOIN endpoint_texts t ON t.search_rowid = j.value JOIN service_texts st ON st.rowid = t.service_rowid
+    ${rest.length > 0 ? `WHERE ${rest.map(() => WORD_TEST).join(' AND ')}` : ''}`;
+  const matches = cachedStatement(db, sql).pluck()
+    .all(...rest.flatMap(scoreParams), JSON.stringify(candidates.rowids), ...rest.flatMap(testParams)) as number[];
+  const count = candidates.rowids.length;
+  const best = 3 * words.length;
+  // Each match as (best - its score) then its place, in one number: ascending numbers are the order.
+  const keys = new Float64Array(matches.length);
+  let live = 0;
+  for (let i = 0; i < matches.length; i++) {
+    const place = Math.floor(matches[i]! / span);
+    const score = (matches[i]! % span) + rarestTimes * candidates.scores[place]!;
+    keys[i] = (best - score) * count + place;
+    if (place < candidates.live) live++;
+  }
+  keys.sort();
+  const order = new RowidsBuilder();
+  for (const key of keys) order.push(candidates.rowids[key % count]!);
+  return { order: order.done(), live };
 }
 
 function setsOf(db: DB, cache: WordCache, word: string): WordSets {
@@ -83,7 +159,7 @@ function setsOf(db: DB, cache: WordCache, word: string): WordSets {
     : cachedStatement(db, SERVICES_OF).pluck().all(servicePhraseOf(word)) as number[];
   const sets = endpoints.length > MAX_WORD_ENDPOINTS || services.length > MAX_WORD_SERVICES ? null
     : { endpoints: RowidSet.of(endpoints), services: RowidSet.of(services) };
-  keep(cache, key, sets, sizeOf(sets));
+  keep(cache, key, sets);
   return sets;
 }
 
@@ -94,12 +170,17 @@ function reachOf(db: DB, cache: WordCache, word: string): Reach {
   // Row by row: the rarest word of a search may still reach most endpoints, whose rows held at once cost a hundred MB.
   const endpoints = new RowidsBuilder();
   const services = new RowidsBuilder();
-  for (const [endpoint, service] of cachedStatement(db, REACH_OF).raw().iterate(phraseOf(word), servicePhraseOf(word)) as IterableIterator<[number, number]>) {
-    endpoints.push(endpoint);
-    services.push(service);
+  const scores = new RowidsBuilder();
+  let live = 0;
+  const params = [...scoreParams(word), phraseOf(word), servicePhraseOf(word), ...testParams(word)];
+  for (const [endpoint, service, isLive, score] of cachedStatement(db, REACH_OF).raw().iterate(...params) as IterableIterator<number[]>) {
+    endpoints.push(endpoint!);
+    services.push(service!);
+    scores.push(score!);
+    live += isLive!;
   }
-  const reach = { endpoints: endpoints.done(), services: services.done() };
-  keep(cache, key, reach, 2 * endpoints.length);
+  const reach = { endpoints: endpoints.done(), services: services.done(), scores: Uint8Array.from(scores.done()), live };
+  keep(cache, key, reach);
   return reach;
 }
 
@@ -113,10 +194,13 @@ function recall(cache: WordCache, key: string): WordSets | Reach | undefined {
 }
 
 const wordsOf = (set: RowidSet | Rowids) => (set instanceof RowidSet ? set.memoryWords : set.length);
-const sizeOf = (entry: WordSets | Reach) => (entry === null ? 0 : wordsOf(entry.endpoints) + wordsOf(entry.services));
+/** The 4-byte words an entry takes (a reach's scores, one byte each, a quarter word). */
+const sizeOf = (entry: WordSets | Reach) => (entry === null ? 0
+  : wordsOf(entry.endpoints) + wordsOf(entry.services) + ('scores' in entry ? Math.ceil(entry.scores.length / 4) : 0));
 
-/** Keeps an entry of `rowids` 4-byte words, letting go of the least recently used while they would take too many. */
-function keep(cache: WordCache, key: string, entry: WordSets | Reach, rowids: number): void {
+/** Keeps an entry, letting go of the least recently used while they would take too many 4-byte words. */
+function keep(cache: WordCache, key: string, entry: WordSets | Reach): void {
+  const rowids = sizeOf(entry);
   if (rowids > MAX_WORD_ROWIDS / 4) return;
   for (const [oldest, kept] of cache.held) {
     if (cache.rowids + rowids <= MAX_WORD_ROWIDS) break;
