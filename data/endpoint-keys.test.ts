@@ -286,7 +286,8 @@ describe('listEndpoints over the kept keys', () => {
     // Words that score differently across endpoints: a whole word on one, a word start or inside a word on another.
     db.exec(`UPDATE service_endpoints SET description = 'Stock-ticker feed' WHERE url LIKE '%/a' AND service_id IN ('s00-test', 's03-test', 's09-test');
       UPDATE service_endpoints SET description = 'Weathermap, stocks' WHERE url LIKE '%/b';`);
-    for (const q of ['stock weather', 'weather stock data', 'quotes stock', 'weathermap stock', 'eather stock', 'data weather service', 'stock stock ticker']) {
+    for (const q of ['stock weather', 'weather stock data', 'quotes stock', 'weathermap stock', 'eather stock', 'data weather service',
+      'stock stock ticker', 'weather stock st', 'https stock weather', 'test/a stock', 'stock quotes ma']) {
       const expected = scanRelevance(db, q.split(' '));
       const seen: string[] = [];
       for (let offset = 0; ; offset += 7) {

@@ -20,7 +20,8 @@ import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
 import { changeClearedCache, RowidsBuilder, toRowids, type Rowids } from './list-cache.ts';
-import { candidatesOf, narrows, newWordCache, rankedMatchesOf, scoreParams, testParams, WORD_SCORE, WORD_TEST, type WordCache } from './endpoint-words.ts';
+import { rankedMatchesOf, MAX_RANKED_WORDS } from './endpoint-rank.ts';
+import { candidatesOf, narrows, newWordCache, scoreParams, testParams, WORD_SCORE, WORD_TEST, type WordCache } from './endpoint-words.ts';
 
 export interface ListEndpointsResult {
   counts: Counts;
@@ -203,7 +204,8 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
   // Counting and ordering matches scan the quality index, which holds every key but the input, unless a service (or a
   // flag's services) finds them by its own index.
   const scanned = words.length === 0 && service === undefined && flag === undefined && has_input === undefined ? ` INDEXED BY ${QUALITY_INDEX}` : '';
-  const ranked = score !== null && candidates !== null && !filtered && !words.some(hasSpace) ? { words, candidates } : null;
+  const ranked = score !== null && candidates !== null && !filtered && !words.some(hasSpace)
+    && words.filter((word) => word !== candidates.rarest).length <= MAX_RANKED_WORDS ? { words, candidates } : null;
   const plan: Plan = {
     // The service is joined only for the text `q` reads.
     from: `FROM service_endpoints e${words.length > 0 ? ' JOIN services s ON s.id = e.service_id' : ''}${clause}`,
@@ -248,8 +250,9 @@ interface Plan {
   /** For `relevance`: the matches' `search_rowid`s and liveness in order, each row's texts computed once (toRelevance). */
   relevance: { sql: string; params: unknown[] } | null;
   /**
-   * For `relevance` of words without a space whose candidates the words' sets found, with no other filter: the words
-   * and those candidates, ranked in memory from what their reach holds (rankedMatchesOf) in place of `relevance`.
+   * For `relevance` of words without a space whose candidates the words' sets found, with no other filter and at most
+   * MAX_RANKED_WORDS besides the rarest: the words and those candidates, ranked in memory from what their reach holds
+   * (data/endpoint-rank.ts) in place of `relevance`.
    */
   ranked: { words: string[]; candidates: SearchWords } | null;
 }

@@ -6,7 +6,8 @@
  * read, tested on their whole text and ordered, which keeps the answer what the text says.
  *
  * The rarest word's endpoints are read once (and kept) already tested on their kept texts, scored, and in the quality
- * order, so a search ranks its matches by score and then by their place in that order, reading no order key.
+ * order, so a search ranks its matches by score and then by their place in that order, reading no order key
+ * (data/endpoint-rank.ts).
  *
  * A word narrows only when each index finds every endpoint whose text holds it: at least three characters (the
  * trigram tokenizer's shortest) and no space (a phrase could span the join of the endpoint's and the service's text,
@@ -20,14 +21,19 @@ type WordSets = { endpoints: RowidSet; services: RowidSet } | null;
 
 /**
  * The endpoints whose text holds a word (`search_rowid`s), each one's service (its rowid) and the word's score on
- * its texts (wordScore), side by side in the quality order; the first `live` of them are live (the order's first key).
+ * its texts (WORD_SCORE), side by side in the quality order; the first `live` of them are live (the order's first key).
  */
 type Reach = { endpoints: Rowids; services: Rowids; scores: Uint8Array; live: number };
 
-/** A search's candidates in the quality order, the rarest word's score on each, and how many of the first are live. */
+/**
+ * A search's candidates in the quality order, side by side with their services' rowids, the rarest word's score on
+ * each and which other words each one's own text may hold (candidatesOf); the first `live` of them are live.
+ */
 export interface Candidates {
   rowids: number[];
+  services: number[];
   scores: number[];
+  own: number[];
   live: number;
 }
 
@@ -68,10 +74,11 @@ const SERVICES_OF = `SELECT rowid FROM services_fts WHERE services_fts MATCH ? O
 export const WORD_TEST = '(instr(t.text, ?) > 0 OR instr(st.text, ?) > 0)';
 /**
  * A word's score on an endpoint, over the same texts' words: 3 for a whole word of the name or a description, 2 for
- * a word start, 1 else (data/endpoint-list.ts `toScore` on the whole text).
+ * a word start, 1 else (data/endpoint-list.ts `toScore` on the whole text). A whole word starts a word, so the whole
+ * is looked for only where a start was found.
  */
-export const WORD_SCORE = `(CASE WHEN (instr(t.words, ' ' || ? || ' ') > 0 OR instr(st.words, ' ' || ? || ' ') > 0) THEN 3
-  WHEN (instr(t.words, ' ' || ?) > 0 OR instr(st.words, ' ' || ?) > 0) THEN 2 ELSE 1 END)`;
+export const WORD_SCORE = `(CASE WHEN (instr(t.words, ' ' || ?) > 0 OR instr(st.words, ' ' || ?) > 0)
+  THEN (CASE WHEN (instr(t.words, ' ' || ? || ' ') > 0 OR instr(st.words, ' ' || ? || ' ') > 0) THEN 3 ELSE 2 END) ELSE 1 END)`;
 /** The parameters of WORD_TEST and WORD_SCORE for `word`. */
 export const testParams = (word: string) => [word, word];
 export const scoreParams = (word: string) => [word, word, word, word];
@@ -96,59 +103,38 @@ const REACH_OF = `SELECT r.search_rowid, r.service_rowid, e.live IS 1, ${WORD_SC
 
 /**
  * The endpoints whose text holds `rarest` and whose own text or service holds each of `others` by the indexes: a
- * superset of the endpoints whose text holds every word.
+ * superset of the endpoints whose text holds every word. With each, its service, and which of the first OWN_WORDS
+ * of `others` its own text may hold: bit k for `others[k]`, set when the word's sets hold the endpoint or the word is
+ * too common to hold sets (a word its own text does not hold is in its service's).
  * @example candidatesOf(db, cache, 'volcano', ['reliable']).rowids // [1202, 1201, ...]
  */
 export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: string[]): Candidates {
   const reach = reachOf(db, cache, rarest);
-  const tests = others.map((word) => setsOf(db, cache, word)).filter((sets) => sets !== null);
-  const found: Candidates = { rowids: [], scores: [], live: 0 };
+  const sets = others.map((word) => setsOf(db, cache, word));
+  const found: Candidates = { rowids: [], services: [], scores: [], own: [], live: 0 };
   for (let i = 0; i < reach.endpoints.length; i++) {
     const endpoint = reach.endpoints[i]!;
     const service = reach.services[i]!;
-    if (!tests.every((sets) => sets.endpoints.has(endpoint) || sets.services.has(service))) continue;
+    let own = 0;
+    let held = true;
+    for (let k = 0; k < sets.length && held; k++) {
+      const word = sets[k]!;
+      const inOwn = word === null || word.endpoints.has(endpoint);
+      held = inOwn || word.services.has(service);
+      if (inOwn && k < OWN_WORDS) own |= 1 << k;
+    }
+    if (!held) continue;
     found.rowids.push(endpoint);
+    found.services.push(service);
     found.scores.push(reach.scores[i]!);
+    found.own.push(own);
     if (i < reach.live) found.live++;
   }
   return found;
 }
 
-/**
- * The matches of a search of words without a space, in `relevance` order, and how many of them are live. Its
- * candidates are tested and scored on their kept texts for every word but the rarest, whose test and score their
- * reach holds; the matches are then ordered by score, and within a score by their place among the candidates, which
- * is the quality order: each candidate costs two reads by rowid, and no order key is read.
- * @example rankedMatchesOf(db, cache, ['volcano', 'reliable'], 'volcano', ['reliable']) // { order: Uint32Array [...], live: 3 }
- */
-export function rankedMatchesOf(db: DB, cache: WordCache, words: string[], rarest: string, others: string[]): { order: Rowids; live: number } {
-  const candidates = candidatesOf(db, cache, rarest, others);
-  const rest = words.filter((word) => word !== rarest);
-  const rarestTimes = words.length - rest.length;
-  // One number a match, its candidate's place and its score on the other words (at most 3 each): SQLite hands a
-  // number to JavaScript for less than a row of two.
-  const span = 3 * rest.length + 1;
-  const sql = `SELECT j.key * ${span} + ${rest.length > 0 ? rest.map(() => WORD_SCORE).join(' + ') : '0'}
-    FROM json_each(?) j JOIN endpoint_texts t ON t.search_rowid = j.value JOIN service_texts st ON st.rowid = t.service_rowid
-    ${rest.length > 0 ? `WHERE ${rest.map(() => WORD_TEST).join(' AND ')}` : ''}`;
-  const matches = cachedStatement(db, sql).pluck()
-    .all(...rest.flatMap(scoreParams), JSON.stringify(candidates.rowids), ...rest.flatMap(testParams)) as number[];
-  const count = candidates.rowids.length;
-  const best = 3 * words.length;
-  // Each match as (best - its score) then its place, in one number: ascending numbers are the order.
-  const keys = new Float64Array(matches.length);
-  let live = 0;
-  for (let i = 0; i < matches.length; i++) {
-    const place = Math.floor(matches[i]! / span);
-    const score = (matches[i]! % span) + rarestTimes * candidates.scores[place]!;
-    keys[i] = (best - score) * count + place;
-    if (place < candidates.live) live++;
-  }
-  keys.sort();
-  const order = new RowidsBuilder();
-  for (const key of keys) order.push(candidates.rowids[key % count]!);
-  return { order: order.done(), live };
-}
+/** The words whose bits in `own` a candidate carries (candidatesOf). */
+export const OWN_WORDS = 16;
 
 function setsOf(db: DB, cache: WordCache, word: string): WordSets {
   const key = `sets\u0000${word}`;
