@@ -21,7 +21,7 @@ import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpo
 import { toWords } from './search.ts';
 import { changeClearedCache, RowidsBuilder, toRowids, type Rowids } from './list-cache.ts';
 import { rankedMatchesOf, MAX_RANKED_WORDS } from './endpoint-rank.ts';
-import { candidatesOf, narrows, newWordCache, scoreParams, testParams, WORD_SCORE, WORD_TEST, type WordCache } from './endpoint-words.ts';
+import { candidatesOf, narrows, newWordCache, type Candidates, scoreParams, testParams, WORD_SCORE, WORD_TEST, type WordCache } from './endpoint-words.ts';
 
 export interface ListEndpointsResult {
   counts: Counts;
@@ -141,11 +141,23 @@ function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]):
  */
 class SearchWords {
   constructor(readonly rarest: string, readonly others: string[]) {}
+
+  /** The candidates, found once for this request (not part of its JSON). */
+  private found?: Candidates;
+
+  candidates(db: DB, cache: EndpointCache): Candidates {
+    this.found ??= candidatesOf(db, cache.words, this.rarest, this.others);
+    return this.found;
+  }
+
+  toJSON() {
+    return { rarest: this.rarest, others: this.others };
+  }
 }
 
 /** The parameters as bound: each search's candidates found now. */
 const bound = (db: DB, cache: EndpointCache, params: unknown[]) => params.map((param) =>
-  param instanceof SearchWords ? JSON.stringify(candidatesOf(db, cache.words, param.rarest, param.others).rowids) : param);
+  param instanceof SearchWords ? JSON.stringify(param.candidates(db, cache).rowids) : param);
 
 /**
  * About how many endpoints a word reaches: its matches in their own text, and a service's match reaches each of its
@@ -217,7 +229,7 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
     index: sort === 'relevance' ? null : ENDPOINT_ORDERS[sort].index,
     searched: words.length > 0,
     // Only candidates the indexes found mostly match: each row's score text would be computed for every endpoint else.
-    relevance: score !== null && narrowed && ranked === null ? toRelevance(where, words) : null,
+    relevance: score !== null && narrowed ? toRelevance(where, words) : null,
     ranked,
   };
   const { counts, order } = readMatches(db, cache, plan, () => readTally(db, query.filters, words));
@@ -252,7 +264,7 @@ interface Plan {
   /**
    * For `relevance` of words without a space whose candidates the words' sets found, with no other filter and at most
    * MAX_RANKED_WORDS besides the rarest: the words and those candidates, ranked in memory from what their reach holds
-   * (data/endpoint-rank.ts) in place of `relevance`.
+   * (data/endpoint-rank.ts) in place of `relevance` when their rarest word's reach is ranked.
    */
   ranked: { words: string[]; candidates: SearchWords } | null;
 }
@@ -327,12 +339,12 @@ function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Coun
   const counts = cache.counts.get(countKey);
   const order = cache.orders.get(orderKey);
   if (counts && (order || !keepsOrder(plan, counts, cache.endpoints))) return order ? { counts, order } : { counts };
-  if (plan.ranked !== null) {
-    const { words, candidates: { rarest, others } } = plan.ranked;
-    const { order: ids, live } = rankedMatchesOf(db, cache.words, words, rarest, others);
-    const found = { total: ids.length, live };
-    remember(cache, countKey, found, orderKey, ids);
-    return { counts: found, order: ids };
+  const { words, candidates } = plan.ranked ?? {};
+  const ranked = candidates && rankedMatchesOf(db, candidates.candidates(db, cache), words!, candidates.rarest, candidates.others);
+  if (ranked) {
+    const found = { total: ranked.order.length, live: ranked.live };
+    remember(cache, countKey, found, orderKey, ranked.order);
+    return { counts: found, order: ranked.order };
   }
   if (plan.searched) {
     const { sql, params } = plan.relevance ?? { sql: `SELECT e.search_rowid, e.live IS 1 ${plan.from} ORDER BY ${plan.by}`, params: [...plan.params, ...plan.byParams] };

@@ -8,7 +8,7 @@
  */
 import { cachedStatement, type DB } from './db.ts';
 import { RowidsBuilder, type Rowids } from './list-cache.ts';
-import { candidatesOf, OWN_WORDS, type WordCache } from './endpoint-words.ts';
+import { OWN_WORDS, type Candidates } from './endpoint-words.ts';
 
 /**
  * The most words besides the rarest a ranked search takes: each word's code takes two bits beside a candidate's
@@ -33,12 +33,13 @@ const codesSql = (words: number, table: string, alias: string, key: string) =>
     FROM json_each(?) j JOIN ${table} ${alias} ON ${alias}.${key} = j.value`;
 
 /**
- * The matches of a search in `relevance` order and how many of them are live; `words` are the search's words, all
- * without a space, at most MAX_RANKED_WORDS of them other than `rarest`.
- * @example rankedMatchesOf(db, cache, ['volcano', 'reliable'], 'volcano', ['reliable']) // { order: Uint32Array [...], live: 3 }
+ * The matches of a search in `relevance` order and how many of them are live, from its `candidates` (candidatesOf
+ * `rarest` and `others`); null when they are not ranked (a rarest word of too wide a reach). `words` are the
+ * search's words, all without a space, at most MAX_RANKED_WORDS of them other than `rarest`.
+ * @example rankedMatchesOf(db, candidatesOf(db, cache, 'volcano', ['reliable']), ['volcano', 'reliable'], 'volcano', ['reliable'])
  */
-export function rankedMatchesOf(db: DB, cache: WordCache, words: string[], rarest: string, others: string[]): { order: Rowids; live: number } {
-  const candidates = candidatesOf(db, cache, rarest, others);
+export function rankedMatchesOf(db: DB, candidates: Candidates, words: string[], rarest: string, others: string[]): { order: Rowids; live: number } | null {
+  if (!candidates.ranked) return null;
   const rest = words.filter((word) => word !== rarest);
   const { codes: serviceCodes, of: serviceOf } = readServiceCodes(db, rest, candidates.services);
   const endpointCodes = readEndpointCodes(db, rest, others, candidates.rowids, candidates.own);

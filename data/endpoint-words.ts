@@ -20,14 +20,16 @@ import { RowidSet, RowidsBuilder, type Rowids } from './list-cache.ts';
 type WordSets = { endpoints: RowidSet; services: RowidSet } | null;
 
 /**
- * The endpoints whose text holds a word (`search_rowid`s), each one's service (its rowid) and the word's score on
- * its texts (WORD_SCORE), side by side in the quality order; the first `live` of them are live (the order's first key).
+ * The endpoints holding a word (`search_rowid`s) and each one's service (its rowid), side by side; when `ranked`,
+ * only those whose text holds it, in the quality order, with the word's score on each (WORD_SCORE), the first `live`
+ * of them live (the order's first key).
  */
-type Reach = { endpoints: Rowids; services: Rowids; scores: Uint8Array; live: number };
+type Reach = { endpoints: Rowids; services: Rowids; ranked: { scores: Uint8Array; live: number } | null };
 
 /**
- * A search's candidates in the quality order, side by side with their services' rowids, the rarest word's score on
- * each and which other words each one's own text may hold (candidatesOf); the first `live` of them are live.
+ * A search's candidates; when `ranked` (its rarest word's reach was), in the quality order side by side with their
+ * services' rowids, which other words each one's own text may hold (candidatesOf) and the rarest word's score on
+ * each, the first `live` of them live.
  */
 export interface Candidates {
   rowids: number[];
@@ -35,6 +37,7 @@ export interface Candidates {
   scores: number[];
   own: number[];
   live: number;
+  ranked: boolean;
 }
 
 /** Each word's sets and reaches, least recently used first, and their size together in 4-byte words. */
@@ -87,19 +90,27 @@ export const scoreParams = (word: string) => [word, word, word, word];
 const QUALITY_ORDER = `e.live IS NOT 1, e.service_flagged, e.service_uptime_30d IS NULL, e.service_uptime_30d DESC,
   e.service_source_count DESC, e.id`;
 /**
- * The endpoints whose text holds a word, with their services' rowids, liveness and the word's score, in the quality
- * order: found by the indexes, then tested and scored on the kept texts (migration 022) and ordered by the search
- * keys' index, so no endpoint row (wide with schemas and offers) and no service row is read.
+ * The endpoints holding a word with their services' rowids, both read from the kept search texts (migration 022) by
+ * their rowids and index: no endpoint row (wide with schemas and offers) and no service row is read.
  */
-const REACH_OF = `SELECT r.search_rowid, r.service_rowid, e.live IS 1, ${WORD_SCORE}
-  FROM (SELECT t.search_rowid, t.service_rowid FROM endpoints_fts f JOIN endpoint_texts t ON t.search_rowid = f.rowid
-      WHERE endpoints_fts MATCH ?
-    UNION SELECT t.search_rowid, t.service_rowid FROM services_fts f JOIN endpoint_texts t ON t.service_rowid = f.rowid
-      WHERE services_fts MATCH ?) r
-  JOIN endpoint_texts t ON t.search_rowid = r.search_rowid JOIN service_texts st ON st.rowid = r.service_rowid
-  JOIN service_endpoints e INDEXED BY service_endpoints_search_keys ON e.search_rowid = r.search_rowid
+const REACH_OF = `SELECT t.search_rowid, t.service_rowid FROM endpoints_fts f JOIN endpoint_texts t ON t.search_rowid = f.rowid
+    WHERE endpoints_fts MATCH ?
+  UNION SELECT t.search_rowid, t.service_rowid FROM services_fts f JOIN endpoint_texts t ON t.service_rowid = f.rowid
+    WHERE services_fts MATCH ?`;
+/**
+ * A reach's endpoints (a JSON array) whose text holds the word, as their index in it with their liveness and the
+ * word's score, in the quality order: tested and scored on the kept texts and ordered by the search keys' index.
+ */
+const RANKED_REACH = `SELECT j.key, e.live IS 1, ${WORD_SCORE}
+  FROM json_each(?) j JOIN endpoint_texts t ON t.search_rowid = j.value JOIN service_texts st ON st.rowid = t.service_rowid
+  JOIN service_endpoints e INDEXED BY service_endpoints_search_keys ON e.search_rowid = j.value
   WHERE ${WORD_TEST}
   ORDER BY ${QUALITY_ORDER}`;
+/**
+ * A reach of more endpoints is not ranked (its searches take the relevance statement, data/endpoint-list.ts): ranking
+ * sorts it whole, and its search would hold its candidates and their codes in memory (some 1 MB a 20,000 of them).
+ */
+const MAX_RANKED_REACH = 50_000;
 
 /**
  * The endpoints whose text holds `rarest` and whose own text or service holds each of `others` by the indexes: a
@@ -111,7 +122,7 @@ const REACH_OF = `SELECT r.search_rowid, r.service_rowid, e.live IS 1, ${WORD_SC
 export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: string[]): Candidates {
   const reach = reachOf(db, cache, rarest);
   const sets = others.map((word) => setsOf(db, cache, word));
-  const found: Candidates = { rowids: [], services: [], scores: [], own: [], live: 0 };
+  const found: Candidates = { rowids: [], services: [], scores: [], own: [], live: 0, ranked: reach.ranked !== null };
   for (let i = 0; i < reach.endpoints.length; i++) {
     const endpoint = reach.endpoints[i]!;
     const service = reach.services[i]!;
@@ -125,10 +136,12 @@ export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: s
     }
     if (!held) continue;
     found.rowids.push(endpoint);
+    // What only ranking reads is gathered only for it: an unranked reach may hold most endpoints.
+    if (reach.ranked === null) continue;
     found.services.push(service);
-    found.scores.push(reach.scores[i]!);
     found.own.push(own);
-    if (i < reach.live) found.live++;
+    found.scores.push(reach.ranked.scores[i]!);
+    if (i < reach.ranked.live) found.live++;
   }
   return found;
 }
@@ -156,18 +169,31 @@ function reachOf(db: DB, cache: WordCache, word: string): Reach {
   // Row by row: the rarest word of a search may still reach most endpoints, whose rows held at once cost a hundred MB.
   const endpoints = new RowidsBuilder();
   const services = new RowidsBuilder();
-  const scores = new RowidsBuilder();
-  let live = 0;
-  const params = [...scoreParams(word), phraseOf(word), servicePhraseOf(word), ...testParams(word)];
-  for (const [endpoint, service, isLive, score] of cachedStatement(db, REACH_OF).raw().iterate(...params) as IterableIterator<number[]>) {
-    endpoints.push(endpoint!);
-    services.push(service!);
-    scores.push(score!);
-    live += isLive!;
+  for (const [endpoint, service] of cachedStatement(db, REACH_OF).raw().iterate(phraseOf(word), servicePhraseOf(word)) as IterableIterator<[number, number]>) {
+    endpoints.push(endpoint);
+    services.push(service);
   }
-  const reach = { endpoints: endpoints.done(), services: services.done(), scores: Uint8Array.from(scores.done()), live };
+  const found = { endpoints: endpoints.done(), services: services.done() };
+  const reach = found.endpoints.length > MAX_RANKED_REACH ? { ...found, ranked: null } : ranked(db, word, found);
   keep(cache, key, reach);
   return reach;
+}
+
+/** A reach's endpoints whose text holds `word`, in the quality order, with the word's score on each. */
+function ranked(db: DB, word: string, found: { endpoints: Rowids; services: Rowids }): Reach {
+  const rows = cachedStatement(db, RANKED_REACH).raw()
+    .all(...scoreParams(word), JSON.stringify([...found.endpoints]), ...testParams(word)) as Array<[number, number, number]>;
+  const endpoints = new RowidsBuilder();
+  const services = new RowidsBuilder();
+  const scores = new Uint8Array(rows.length);
+  let live = 0;
+  rows.forEach(([index, isLive, score], i) => {
+    endpoints.push(found.endpoints[index]!);
+    services.push(found.services[index]!);
+    scores[i] = score;
+    live += isLive;
+  });
+  return { endpoints: endpoints.done(), services: services.done(), ranked: { scores, live } };
 }
 
 /** A kept entry, now the most recently used. */
@@ -182,7 +208,7 @@ function recall(cache: WordCache, key: string): WordSets | Reach | undefined {
 const wordsOf = (set: RowidSet | Rowids) => (set instanceof RowidSet ? set.memoryWords : set.length);
 /** The 4-byte words an entry takes (a reach's scores, one byte each, a quarter word). */
 const sizeOf = (entry: WordSets | Reach) => (entry === null ? 0
-  : wordsOf(entry.endpoints) + wordsOf(entry.services) + ('scores' in entry ? Math.ceil(entry.scores.length / 4) : 0));
+  : wordsOf(entry.endpoints) + wordsOf(entry.services) + ('ranked' in entry && entry.ranked !== null ? Math.ceil(entry.ranked.scores.length / 4) : 0));
 
 /** Keeps an entry, letting go of the least recently used while they would take too many 4-byte words. */
 function keep(cache: WordCache, key: string, entry: WordSets | Reach): void {
