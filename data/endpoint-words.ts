@@ -5,9 +5,9 @@
  * service, kept when every other word's sets hold the endpoint or its service. Only the candidates' rows are then
  * read, tested on their whole text and ordered, which keeps the answer what the text says.
  *
- * The rarest word's endpoints are read once (and kept) already tested on their kept texts, scored, and in the quality
- * order, so a search ranks its matches by score and then by their place in that order, reading no order key
- * (data/endpoint-rank.ts).
+ * The rarest word's endpoints, when at most MAX_RANKED_REACH, are read once (and kept) already tested on their kept
+ * texts, scored, and in the quality order, so a search ranks its matches by score and then by their place in that
+ * order, reading no order key (data/endpoint-rank.ts).
  *
  * A word narrows only when each index finds every endpoint whose text holds it: at least three characters (the
  * trigram tokenizer's shortest) and no space (a phrase could span the join of the endpoint's and the service's text,
@@ -113,10 +113,10 @@ const RANKED_REACH = `SELECT j.key, e.live IS 1, ${WORD_SCORE}
 const MAX_RANKED_REACH = 50_000;
 
 /**
- * The endpoints whose text holds `rarest` and whose own text or service holds each of `others` by the indexes: a
- * superset of the endpoints whose text holds every word. With each, its service, and which of the first OWN_WORDS
- * of `others` its own text may hold: bit k for `others[k]`, set when the word's sets hold the endpoint or the word is
- * too common to hold sets (a word its own text does not hold is in its service's).
+ * The endpoints of `rarest`'s reach whose own text or service holds each of `others` by the indexes: a superset of
+ * the endpoints whose text holds every word. When the reach is ranked, with each its service, and which of the first
+ * OWN_WORDS of `others` its own text may hold: bit k for `others[k]`, set when the word's sets hold the endpoint or
+ * the word is too common to hold sets (a word its own text does not hold is in its service's).
  * @example candidatesOf(db, cache, 'volcano', ['reliable']).rowids // [1202, 1201, ...]
  */
 export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: string[]): Candidates {
