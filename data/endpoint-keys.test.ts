@@ -232,6 +232,27 @@ function scan(on: DB, filters: EndpointFilters, sort: Exclude<EndpointSort, 'rel
   return { ids: rows.map((row) => row.id), total: rows.length, live: rows.filter((row) => row.live === 1).length };
 }
 
+/**
+ * The plain scan of a search in relevance order, scored apart from SQL: the endpoints whose whole text holds every
+ * word, by their score (per word: 3 for a whole word of the name or a description, 2 for a word start, 1 else), then
+ * in the quality order of `scan`.
+ */
+function scanRelevance(on: DB, words: string[]): { ids: string[]; total: number; live: number; scores: number[] } {
+  const byQuality = scan(on, {}, 'quality');
+  const rows = on.prepare(`SELECT e.id, coalesce(${ENDPOINT_LIVE}, 0) = 1 AS live, e.description, e.url, e.tags, s.name, s.description AS service_description
+    FROM service_endpoints e ${ENDPOINT_JOINS}`).all() as Array<{ id: string; live: number; description: string | null; url: string; tags: string;
+      name: string; service_description: string | null }>;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const scored = byQuality.ids.map((id) => {
+    const row = byId.get(id)!;
+    const text = [row.description ?? '', row.url, row.tags, row.name, row.service_description ?? ''].join(' ').toLowerCase();
+    const scoreText = ` ${[row.name, row.description ?? '', row.service_description ?? ''].join(' ').toLowerCase().replace(/[,.-]/g, ' ')} `;
+    const score = words.reduce((sum, word) => sum + (scoreText.includes(` ${word} `) ? 3 : scoreText.includes(` ${word}`) ? 2 : 1), 0);
+    return { id, live: row.live, score, holds: words.every((word) => text.includes(word)) };
+  }).filter((row) => row.holds).sort((a, b) => b.score - a.score);
+  return { ids: scored.map((row) => row.id), total: scored.length, live: scored.filter((row) => row.live === 1).length, scores: scored.map((row) => row.score) };
+}
+
 describe('listEndpoints over the kept keys', () => {
   const FILTERS: EndpointFilters[] = [
     {}, { live: true }, { live: false }, { rail: 'mpp' }, { rail: 'x402', live: true }, { chain: 'polygon' }, { asset: 'pathusd' },
@@ -257,6 +278,29 @@ describe('listEndpoints over the kept keys', () => {
     }
     // A term JSON writes escaped is found through json_each alone: s03, s14 and s36 list it.
     expect(listEndpoints(db, { filters: { asset: 'us"d' }, page: { limit: 10, offset: 0 }, sort: 'quality' }).counts.total).toBe(3);
+  });
+
+  it('answers a search of several words in relevance order: its text score, then the quality order, page by page', () => {
+    fill(db, 40);
+    recordProbes(db, [probe('s05-test', true, '2026-11-26T19:00:00.000Z')]);
+    const scores = new Set<number>();
+    // Words that score differently across endpoints: a whole word on one, a word start or inside a word on another.
+    db.exec(`UPDATE service_endpoints SET description = 'Stock-ticker feed' WHERE url LIKE '%/a' AND service_id IN ('s00-test', 's03-test', 's09-test');
+      UPDATE service_endpoints SET description = 'Weathermap, stocks' WHERE url LIKE '%/b';`);
+    for (const q of ['stock weather', 'weather stock data', 'quotes stock', 'weathermap stock', 'eather stock', 'data weather service',
+      'stock stock ticker', 'weather stock st', 'https stock weather', 'test/a stock', 'stock quotes ma']) {
+      const expected = scanRelevance(db, q.split(' '));
+      const seen: string[] = [];
+      for (let offset = 0; ; offset += 7) {
+        const page = listEndpoints(db, { filters: { q }, page: { limit: 7, offset }, sort: 'relevance' });
+        expect([q, page.counts]).toEqual([q, { total: expected.total, live: expected.live }]);
+        seen.push(...page.endpoints.map((e) => e.id));
+        if (!page.more) break;
+      }
+      expect([q, seen]).toEqual([q, expected.ids]);
+      scores.add(new Set(expected.scores).size);
+    }
+    expect(Math.max(...scores)).toBeGreaterThan(1);
   });
 
   it('reads each order from its index without a sort, and counts a filter from the quality index alone', () => {

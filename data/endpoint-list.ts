@@ -20,7 +20,8 @@ import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
 import { changeClearedCache, RowidsBuilder, toRowids, type Rowids } from './list-cache.ts';
-import { candidatesOf, narrows, newWordCache, type WordCache } from './endpoint-words.ts';
+import { rankedMatchesOf, MAX_RANKED_WORDS } from './endpoint-rank.ts';
+import { candidatesOf, narrows, newWordCache, type Candidates, scoreParams, testParams, WORD_SCORE, WORD_TEST, type WordCache } from './endpoint-words.ts';
 
 export interface ListEndpointsResult {
   counts: Counts;
@@ -74,8 +75,11 @@ function pushTerm(where: Where, term: string): void {
   else push(where, held, term);
 }
 
-/** The filters as conditions, and apart from them the words of `q` as tests on each endpoint's whole text. */
-function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: string[]): { where: Where; tests: string[]; narrowed: boolean } {
+/**
+ * The filters as conditions, and apart from them the words of `q` as tests on each endpoint's whole text; the
+ * search's candidates when the words' sets find them, and whether any filter but `q` was asked.
+ */
+function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: string[]): { where: Where; tests: string[]; narrowed: boolean; candidates: SearchWords | null; filtered: boolean } {
   const where: Where = { sql: [], params: [] };
   if (filters.service !== undefined) push(where, 'e.service_id = ?', filters.service);
   if (filters.live !== undefined) push(where, '(e.live IS NOT 1) = ?', filters.live ? 0 : 1);
@@ -85,8 +89,10 @@ function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: 
   // The facet table holds each service's flags (data/flags.ts), so the filter reads no JSON.
   if (filters.flag !== undefined) push(where, 'e.service_id IN (SELECT service_id FROM service_facets WHERE facet = ?)', `flag:${filters.flag}`);
   if (filters.no_flags) where.sql.push('e.service_flagged = 0');
+  const filtered = where.sql.length > 0;
   const narrowed = pushWords(db, cache, where, words);
-  return { where, tests: words.map(() => `instr(${ENDPOINT_TEXT}, ?) > 0`), narrowed };
+  const candidates = where.params.find((param) => param instanceof SearchWords) ?? null;
+  return { where, tests: words.map(() => `instr(${ENDPOINT_TEXT}, ?) > 0`), narrowed, candidates, filtered };
 }
 
 /** The shortest word the trigram indexes find (FTS5's trigram tokenizer): shorter ones are only tested row by row. */
@@ -121,7 +127,7 @@ function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]):
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
   if (narrowing.length > 1) {
     const [rarest, ...others] = byReach(narrowing);
-    push(where, 'e.search_rowid IN (SELECT value FROM json_each(?))', new Candidates(rarest!, others));
+    push(where, 'e.search_rowid IN (SELECT value FROM json_each(?))', new SearchWords(rarest!, others));
   } else if (indexed.length > 0) {
     const rarest = indexed.length > 1 ? byReach(indexed)[0]! : indexed[0]!;
     push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
@@ -133,13 +139,25 @@ function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]):
  * A parameter standing for a search's candidates (a JSON array of `search_rowid`s): found only when the matches are
  * read, not for a page whose query's matches are kept; its JSON (the words) keys the kept ones.
  */
-class Candidates {
+class SearchWords {
   constructor(readonly rarest: string, readonly others: string[]) {}
+
+  /** The candidates, found once for this request (not part of its JSON). */
+  private found?: Candidates;
+
+  candidates(db: DB, cache: EndpointCache): Candidates {
+    this.found ??= candidatesOf(db, cache.words, this.rarest, this.others);
+    return this.found;
+  }
+
+  toJSON() {
+    return { rarest: this.rarest, others: this.others };
+  }
 }
 
 /** The parameters as bound: each search's candidates found now. */
 const bound = (db: DB, cache: EndpointCache, params: unknown[]) => params.map((param) =>
-  param instanceof Candidates ? JSON.stringify(candidatesOf(db, cache.words, param.rarest, param.others)) : param);
+  param instanceof SearchWords ? JSON.stringify(param.candidates(db, cache).rowids) : param);
 
 /**
  * About how many endpoints a word reaches: its matches in their own text, and a service's match reaches each of its
@@ -190,7 +208,7 @@ function readTally(db: DB, filters: EndpointFilters, words: string[]): Counts | 
 export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult {
   const words = query.filters.q ? toWords(query.filters.q) : [];
   const cache = getCache(db);
-  const { where, tests, narrowed } = toWhere(db, cache, query.filters, words);
+  const { where, tests, narrowed, candidates, filtered } = toWhere(db, cache, query.filters, words);
   const sort = query.sort === 'relevance' && words.length === 0 ? 'quality' : query.sort;
   const score = sort === 'relevance' ? toScore(words) : null;
   const clause = where.sql.length + tests.length > 0 ? ` WHERE ${[...where.sql, ...tests].join(' AND ')}` : '';
@@ -198,6 +216,8 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
   // Counting and ordering matches scan the quality index, which holds every key but the input, unless a service (or a
   // flag's services) finds them by its own index.
   const scanned = words.length === 0 && service === undefined && flag === undefined && has_input === undefined ? ` INDEXED BY ${QUALITY_INDEX}` : '';
+  const ranked = score !== null && candidates !== null && !filtered && !words.some(hasSpace)
+    && words.filter((word) => word !== candidates.rarest).length <= MAX_RANKED_WORDS ? { words, candidates } : null;
   const plan: Plan = {
     // The service is joined only for the text `q` reads.
     from: `FROM service_endpoints e${words.length > 0 ? ' JOIN services s ON s.id = e.service_id' : ''}${clause}`,
@@ -210,6 +230,7 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
     searched: words.length > 0,
     // Only candidates the indexes found mostly match: each row's score text would be computed for every endpoint else.
     relevance: score !== null && narrowed ? toRelevance(where, words) : null,
+    ranked,
   };
   const { counts, order } = readMatches(db, cache, plan, () => readTally(db, query.filters, words));
   const { limit, offset } = query.page;
@@ -240,7 +261,15 @@ interface Plan {
   searched: boolean;
   /** For `relevance`: the matches' `search_rowid`s and liveness in order, each row's texts computed once (toRelevance). */
   relevance: { sql: string; params: unknown[] } | null;
+  /**
+   * For `relevance` of words without a space whose candidates the words' sets found, with no other filter and at most
+   * MAX_RANKED_WORDS besides the rarest: the words and those candidates, ranked in memory from what their reach holds
+   * (data/endpoint-rank.ts) in place of `relevance` when their rarest word's reach is ranked.
+   */
+  ranked: { words: string[]; candidates: SearchWords } | null;
 }
+
+const hasSpace = (word: string) => /\s/.test(word);
 
 /** The quality keys (QUALITY) of the candidates' columns read by toRelevance. */
 const CANDIDATE_QUALITY = `live IS NOT 1, ${serviceQualityOf('')}`;
@@ -252,17 +281,13 @@ const CANDIDATE_QUALITY = `live IS NOT 1, ${serviceQualityOf('')}`;
  * service's texts, so a search holding one computes each candidate's whole text (toComputedRelevance).
  */
 function toRelevance(where: Where, words: string[]): { sql: string; params: unknown[] } {
-  if (words.some((word) => /\s/.test(word))) return toComputedRelevance(where, words);
-  const either = (test: (text: string) => string) => `(${test('t.words')} OR ${test('st.words')})`;
-  const scores = words.map(() => `(CASE WHEN ${either((text) => `instr(${text}, ' ' || ? || ' ') > 0`)} THEN 3
-    WHEN ${either((text) => `instr(${text}, ' ' || ?) > 0`)} THEN 2 ELSE 1 END)`);
-  const tests = words.map(() => '(instr(t.text, ?) > 0 OR instr(st.text, ?) > 0)');
+  if (words.some(hasSpace)) return toComputedRelevance(where, words);
   return {
     sql: `SELECT e.search_rowid, e.live IS 1 FROM service_endpoints e INDEXED BY service_endpoints_search_keys
       JOIN endpoint_texts t ON t.search_rowid = e.search_rowid JOIN service_texts st ON st.rowid = t.service_rowid
-      WHERE ${[...where.sql, ...tests].join(' AND ')}
-      ORDER BY ${scores.join(' + ')} DESC, ${QUALITY}, e.id`,
-    params: [...where.params, ...words.flatMap((word) => [word, word]), ...words.flatMap((word) => [word, word, word, word])],
+      WHERE ${[...where.sql, ...words.map(() => WORD_TEST)].join(' AND ')}
+      ORDER BY ${words.map(() => WORD_SCORE).join(' + ')} DESC, ${QUALITY}, e.id`,
+    params: [...where.params, ...words.flatMap(testParams), ...words.flatMap(scoreParams)],
   };
 }
 
@@ -314,6 +339,13 @@ function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Coun
   const counts = cache.counts.get(countKey);
   const order = cache.orders.get(orderKey);
   if (counts && (order || !keepsOrder(plan, counts, cache.endpoints))) return order ? { counts, order } : { counts };
+  const { words, candidates } = plan.ranked ?? {};
+  const ranked = candidates && rankedMatchesOf(db, candidates.candidates(db, cache), words!, candidates.rarest, candidates.others);
+  if (ranked) {
+    const found = { total: ranked.order.length, live: ranked.live };
+    remember(cache, countKey, found, orderKey, ranked.order);
+    return { counts: found, order: ranked.order };
+  }
   if (plan.searched) {
     const { sql, params } = plan.relevance ?? { sql: `SELECT e.search_rowid, e.live IS 1 ${plan.from} ORDER BY ${plan.by}`, params: [...plan.params, ...plan.byParams] };
     // Row by row: a common word matches most endpoints, and their rows held at once would cost the server a hundred MB.

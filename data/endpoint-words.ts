@@ -5,6 +5,10 @@
  * service, kept when every other word's sets hold the endpoint or its service. Only the candidates' rows are then
  * read, tested on their whole text and ordered, which keeps the answer what the text says.
  *
+ * The rarest word's endpoints, when at most MAX_RANKED_REACH, are read once (and kept) already tested on their kept
+ * texts, scored, and in the quality order, so a search ranks its matches by score and then by their place in that
+ * order, reading no order key (data/endpoint-rank.ts).
+ *
  * A word narrows only when each index finds every endpoint whose text holds it: at least three characters (the
  * trigram tokenizer's shortest) and no space (a phrase could span the join of the endpoint's and the service's text,
  * which neither index holds). The trigram index folds case as `lower()` does and more, so it finds a superset.
@@ -15,8 +19,26 @@ import { RowidSet, RowidsBuilder, type Rowids } from './list-cache.ts';
 /** A word's rowids in each index; null when it is too common to be worth holding. */
 type WordSets = { endpoints: RowidSet; services: RowidSet } | null;
 
-/** The endpoints holding a word (`search_rowid`s) and each one's service (its rowid), side by side. */
-type Reach = { endpoints: Rowids; services: Rowids };
+/**
+ * The endpoints holding a word (`search_rowid`s) and each one's service (its rowid), side by side; when `ranked`,
+ * only those whose text holds it, in the quality order, with the word's score on each (WORD_SCORE), the first `live`
+ * of them live (the order's first key).
+ */
+type Reach = { endpoints: Rowids; services: Rowids; ranked: { scores: Uint8Array; live: number } | null };
+
+/**
+ * A search's candidates; when `ranked` (its rarest word's reach was), in the quality order side by side with their
+ * services' rowids, which other words each one's own text may hold (candidatesOf) and the rarest word's score on
+ * each, the first `live` of them live.
+ */
+export interface Candidates {
+  rowids: number[];
+  services: number[];
+  scores: number[];
+  own: number[];
+  live: number;
+  ranked: boolean;
+}
 
 /** Each word's sets and reaches, least recently used first, and their size together in 4-byte words. */
 export interface WordCache {
@@ -50,6 +72,25 @@ export const servicePhraseOf = (word: string) => `{name description} : ${phraseO
 const ENDPOINTS_OF = `SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ? ORDER BY rowid LIMIT ${MAX_WORD_ENDPOINTS + 1}`;
 const SERVICES_OF = `SELECT rowid FROM services_fts WHERE services_fts MATCH ? ORDER BY rowid LIMIT ${MAX_WORD_SERVICES + 1}`;
 /**
+ * Whether an endpoint's text holds a word, over its kept texts `t` and its service's `st` (migration 022): a word
+ * without a space is in the whole text when it is in either half, which a space joins.
+ */
+export const WORD_TEST = '(instr(t.text, ?) > 0 OR instr(st.text, ?) > 0)';
+/**
+ * A word's score on an endpoint, over the same texts' words: 3 for a whole word of the name or a description, 2 for
+ * a word start, 1 else (data/endpoint-list.ts `toScore` on the whole text). A whole word starts a word, so the whole
+ * is looked for only where a start was found.
+ */
+export const WORD_SCORE = `(CASE WHEN (instr(t.words, ' ' || ?) > 0 OR instr(st.words, ' ' || ?) > 0)
+  THEN (CASE WHEN (instr(t.words, ' ' || ? || ' ') > 0 OR instr(st.words, ' ' || ? || ' ') > 0) THEN 3 ELSE 2 END) ELSE 1 END)`;
+/** The parameters of WORD_TEST and WORD_SCORE for `word`. */
+export const testParams = (word: string) => [word, word];
+export const scoreParams = (word: string) => [word, word, word, word];
+
+/** The keys of the quality order (data/endpoint-list.ts `ENDPOINT_ORDERS.quality`) as the search keys' index holds them. */
+const QUALITY_ORDER = `e.live IS NOT 1, e.service_flagged, e.service_uptime_30d IS NULL, e.service_uptime_30d DESC,
+  e.service_source_count DESC, e.id`;
+/**
  * The endpoints holding a word with their services' rowids, both read from the kept search texts (migration 022) by
  * their rowids and index: no endpoint row (wide with schemas and offers) and no service row is read.
  */
@@ -57,23 +98,57 @@ const REACH_OF = `SELECT t.search_rowid, t.service_rowid FROM endpoints_fts f JO
     WHERE endpoints_fts MATCH ?
   UNION SELECT t.search_rowid, t.service_rowid FROM services_fts f JOIN endpoint_texts t ON t.service_rowid = f.rowid
     WHERE services_fts MATCH ?`;
+/**
+ * A reach's endpoints (a JSON array) whose text holds the word, as their index in it with their liveness and the
+ * word's score, in the quality order: tested and scored on the kept texts and ordered by the search keys' index.
+ */
+const RANKED_REACH = `SELECT j.key, e.live IS 1, ${WORD_SCORE}
+  FROM json_each(?) j JOIN endpoint_texts t ON t.search_rowid = j.value JOIN service_texts st ON st.rowid = t.service_rowid
+  JOIN service_endpoints e INDEXED BY service_endpoints_search_keys ON e.search_rowid = j.value
+  WHERE ${WORD_TEST}
+  ORDER BY ${QUALITY_ORDER}`;
+/**
+ * A reach of more endpoints is not ranked (its searches take the relevance statement, data/endpoint-list.ts): ranking
+ * sorts it whole, and its search would hold its candidates and their codes in memory (some 1 MB a 20,000 of them).
+ */
+const MAX_RANKED_REACH = 50_000;
 
 /**
- * The `search_rowid`s of the endpoints of `rarest` whose own text or service holds each of `others` by the indexes:
- * a superset of the endpoints whose text holds every word.
- * @example candidatesOf(db, cache, 'volcano', ['reliable']) // [1201, 1202, ...]
+ * The endpoints of `rarest`'s reach whose own text or service holds each of `others` by the indexes: a superset of
+ * the endpoints whose text holds every word. When the reach is ranked, with each its service, and which of the first
+ * OWN_WORDS of `others` its own text may hold: bit k for `others[k]`, set when the word's sets hold the endpoint or
+ * the word is too common to hold sets (a word its own text does not hold is in its service's).
+ * @example candidatesOf(db, cache, 'volcano', ['reliable']).rowids // [1202, 1201, ...]
  */
-export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: string[]): number[] {
+export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: string[]): Candidates {
   const reach = reachOf(db, cache, rarest);
-  const tests = others.map((word) => setsOf(db, cache, word)).filter((sets) => sets !== null);
-  const found: number[] = [];
+  const sets = others.map((word) => setsOf(db, cache, word));
+  const found: Candidates = { rowids: [], services: [], scores: [], own: [], live: 0, ranked: reach.ranked !== null };
   for (let i = 0; i < reach.endpoints.length; i++) {
     const endpoint = reach.endpoints[i]!;
     const service = reach.services[i]!;
-    if (tests.every((sets) => sets.endpoints.has(endpoint) || sets.services.has(service))) found.push(endpoint);
+    let own = 0;
+    let held = true;
+    for (let k = 0; k < sets.length && held; k++) {
+      const word = sets[k]!;
+      const inOwn = word === null || word.endpoints.has(endpoint);
+      held = inOwn || word.services.has(service);
+      if (inOwn && k < OWN_WORDS) own |= 1 << k;
+    }
+    if (!held) continue;
+    found.rowids.push(endpoint);
+    // What only ranking reads is gathered only for it: an unranked reach may hold most endpoints.
+    if (reach.ranked === null) continue;
+    found.services.push(service);
+    found.own.push(own);
+    found.scores.push(reach.ranked.scores[i]!);
+    if (i < reach.ranked.live) found.live++;
   }
   return found;
 }
+
+/** The words whose bits in `own` a candidate carries (candidatesOf). */
+export const OWN_WORDS = 16;
 
 function setsOf(db: DB, cache: WordCache, word: string): WordSets {
   const key = `sets\u0000${word}`;
@@ -84,7 +159,7 @@ function setsOf(db: DB, cache: WordCache, word: string): WordSets {
     : cachedStatement(db, SERVICES_OF).pluck().all(servicePhraseOf(word)) as number[];
   const sets = endpoints.length > MAX_WORD_ENDPOINTS || services.length > MAX_WORD_SERVICES ? null
     : { endpoints: RowidSet.of(endpoints), services: RowidSet.of(services) };
-  keep(cache, key, sets, sizeOf(sets));
+  keep(cache, key, sets);
   return sets;
 }
 
@@ -99,9 +174,27 @@ function reachOf(db: DB, cache: WordCache, word: string): Reach {
     endpoints.push(endpoint);
     services.push(service);
   }
-  const reach = { endpoints: endpoints.done(), services: services.done() };
-  keep(cache, key, reach, 2 * endpoints.length);
+  const found = { endpoints: endpoints.done(), services: services.done() };
+  const reach = found.endpoints.length > MAX_RANKED_REACH ? { ...found, ranked: null } : ranked(db, word, found);
+  keep(cache, key, reach);
   return reach;
+}
+
+/** A reach's endpoints whose text holds `word`, in the quality order, with the word's score on each. */
+function ranked(db: DB, word: string, found: { endpoints: Rowids; services: Rowids }): Reach {
+  const rows = cachedStatement(db, RANKED_REACH).raw()
+    .all(...scoreParams(word), JSON.stringify([...found.endpoints]), ...testParams(word)) as Array<[number, number, number]>;
+  const endpoints = new RowidsBuilder();
+  const services = new RowidsBuilder();
+  const scores = new Uint8Array(rows.length);
+  let live = 0;
+  rows.forEach(([index, isLive, score], i) => {
+    endpoints.push(found.endpoints[index]!);
+    services.push(found.services[index]!);
+    scores[i] = score;
+    live += isLive;
+  });
+  return { endpoints: endpoints.done(), services: services.done(), ranked: { scores, live } };
 }
 
 /** A kept entry, now the most recently used. */
@@ -114,10 +207,13 @@ function recall(cache: WordCache, key: string): WordSets | Reach | undefined {
 }
 
 const wordsOf = (set: RowidSet | Rowids) => (set instanceof RowidSet ? set.memoryWords : set.length);
-const sizeOf = (entry: WordSets | Reach) => (entry === null ? 0 : wordsOf(entry.endpoints) + wordsOf(entry.services));
+/** The 4-byte words an entry takes (a reach's scores, one byte each, a quarter word). */
+const sizeOf = (entry: WordSets | Reach) => (entry === null ? 0
+  : wordsOf(entry.endpoints) + wordsOf(entry.services) + ('ranked' in entry && entry.ranked !== null ? Math.ceil(entry.ranked.scores.length / 4) : 0));
 
-/** Keeps an entry of `rowids` 4-byte words, letting go of the least recently used while they would take too many. */
-function keep(cache: WordCache, key: string, entry: WordSets | Reach, rowids: number): void {
+/** Keeps an entry, letting go of the least recently used while they would take too many 4-byte words. */
+function keep(cache: WordCache, key: string, entry: WordSets | Reach): void {
+  const rowids = sizeOf(entry);
   if (rowids > MAX_WORD_ROWIDS / 4) return;
   for (const [oldest, kept] of cache.held) {
     if (cache.rowids + rowids <= MAX_WORD_ROWIDS) break;
