@@ -21,7 +21,7 @@ import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpo
 import { toWords } from './search.ts';
 import { changeClearedCache, RowidsBuilder, toRowids, type Rowids } from './list-cache.ts';
 import { rankedMatchesOf, MAX_RANKED_WORDS } from './endpoint-rank.ts';
-import { candidatesOf, narrows, newWordCache, type Candidates, scoreParams, testParams, WORD_SCORE, WORD_TEST, type WordCache } from './endpoint-words.ts';
+import { type Candidates, candidatesOf, narrows, newWordCache, phraseOf, scoreParams, servicePhraseOf, testParams, WORD_SCORE, WORD_TEST, type WordCache } from './endpoint-words.ts';
 
 export interface ListEndpointsResult {
   counts: Counts;
@@ -99,8 +99,6 @@ function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: 
 const TRIGRAM = 3;
 /** How many matches of a word each index counts when choosing the rarest: past it, a word is common enough. */
 const RARITY_CAP = 2_000;
-const phraseOf = (word: string) => `"${word.replaceAll('"', '""')}"`;
-const servicePhraseOf = (word: string) => `{name description} : ${phraseOf(word)}`;
 /**
  * Endpoints whose own text (endpoints_fts) or whose service's name or description (services_fts) holds a phrase, as
  * one set of `search_rowid`s: one IN of both reads each endpoint once, where an OR of the two tests reads it for each.

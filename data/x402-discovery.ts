@@ -8,7 +8,7 @@ import { toCaip2, toChainName } from '../domain/chains.ts';
 import type { Endpoint } from '../domain/schemas.ts';
 import { cachedStatement, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
-import { narrows, phraseOf, servicePhraseOf } from './endpoint-words.ts';
+import { narrows, phraseOf, servicePhraseOf, testParams, WORD_TEST } from './endpoint-words.ts';
 import { changeClearedCache, toRowids, type Rowids } from './list-cache.ts';
 import { toWords } from './search.ts';
 
@@ -58,8 +58,8 @@ function pushWord(where: Where, word: string): void {
     where.sql.push(`instr(t.text || ' ' || st.text, ?) > 0`);
     where.params.push(word);
   } else {
-    where.sql.push('(instr(t.text, ?) > 0 OR instr(st.text, ?) > 0)');
-    where.params.push(word, word);
+    where.sql.push(WORD_TEST);
+    where.params.push(...testParams(word));
   }
 }
 
