@@ -18,16 +18,13 @@ export interface ProcessSettings {
 /**
  * The server: 2 MB semi-spaces (V8's default is 16 MB) and an old generation that grows by a third after each full
  * collection, so its RSS follows the live heap; two glibc malloc arenas, where glibc gives each thread that allocates
- * one of its own (up to eight per core), each holding freed memory apart; glibc's mmap threshold held at its default
- * (128 KiB: a larger block is mapped apart and given back to the system when freed), where glibc raises it to the
- * size of each such block freed, up to 32 MiB, after which the large typed arrays and SQLite buffers of a search of
- * a common word are carved from the heap and stay resident after it; a 2 MB page cache, since a lookup reads one
+ * one of its own (up to eight per core), each holding freed memory apart; a 2 MB page cache, since a lookup reads one
  * service's rows at random among 100,000 and the operating system's cache serves the pages a larger one would hold
  * (docs/decisions.md).
  */
 export const SERVER_PROCESS: ProcessSettings = {
   nodeArgs: ['--max-semi-space-size=2', '--heap-growing-percent=35'],
-  env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
+  env: { MALLOC_ARENA_MAX: '2' },
   databaseCacheKiB: 2_000,
 };
 

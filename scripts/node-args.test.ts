@@ -15,18 +15,17 @@ function nodeArgs(args: string[], env: Record<string, string> = {}): string {
 describe('node-args', () => {
   it("prints the server's node flags, and its environment as NAME=value words for env", () => {
     expect(nodeArgs(['server'])).toBe(SERVER_PROCESS.nodeArgs.join(' '));
-    expect(nodeArgs(['server', '--env'])).toBe('MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072');
+    expect(nodeArgs(['server', '--env'])).toBe('MALLOC_ARENA_MAX=2');
   });
 
   it("leaves out of the environment what the caller's sets: the caller's overrides it", () => {
-    expect(nodeArgs(['server', '--env'], { MALLOC_ARENA_MAX: '8' })).toBe('MALLOC_MMAP_THRESHOLD_=131072');
-    expect(nodeArgs(['server', '--env'], { MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '65536' })).toBe('');
+    expect(nodeArgs(['server', '--env'], { MALLOC_ARENA_MAX: '8' })).toBe('');
   });
 });
 
 describe('keepSettingsOwn', () => {
   it("takes the process's own settings out of the environment its children inherit, and nothing else", () => {
-    const env: NodeJS.ProcessEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', PORT: '8080' };
+    const env: NodeJS.ProcessEnv = { MALLOC_ARENA_MAX: '2', PORT: '8080' };
     keepSettingsOwn(SERVER_PROCESS, env);
     expect(env).toEqual({ PORT: '8080' });
   });
