@@ -41,4 +41,22 @@ describe('RowidsBuilder', () => {
     expect(Array.from(widened.done())).toEqual(wide);
     expect(new RowidsBuilder().done()).toEqual(new Uint32Array(0));
   });
+
+  it('joins its chunks in order past a chunk\'s most (65,536), and widens those gathered before a rowid that does not fit', () => {
+    const pushed = Array.from({ length: 200_000 }, (_, k) => (k * 7_919) % 1_000_003);
+    const gathered = new RowidsBuilder();
+    for (const rowid of pushed) gathered.push(rowid);
+    const done = gathered.done();
+    expect(done).toBeInstanceOf(Uint32Array);
+    expect(done.length).toBe(pushed.length);
+    expect(done.findIndex((rowid, k) => rowid !== pushed[k])).toBe(-1);
+
+    const wide = [...pushed.slice(0, 150_000), 2 ** 40, ...pushed.slice(150_000)];
+    const widened = new RowidsBuilder();
+    for (const rowid of wide) widened.push(rowid);
+    const wideDone = widened.done();
+    expect(wideDone).toBeInstanceOf(Float64Array);
+    expect(wideDone.length).toBe(wide.length);
+    expect(wideDone.findIndex((rowid, k) => rowid !== wide[k])).toBe(-1);
+  });
 });
