@@ -116,22 +116,29 @@ const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE
  * The words of `q` as conditions narrowing the search before each word is tested on the whole text (toWhere), which
  * keeps the answer what the text says; the indexes narrow it (the planner cannot tell which word of a full-text match
  * is rare, and a common one would read a good share of every endpoint). With two words or more the indexes find, the
- * candidates are found from the words' sets before any row is read (data/endpoint-words.ts); else the rarest word's
- * matches are read. Whether the indexes narrowed it.
+ * candidates are found from the words' sets before any row is read (data/endpoint-words.ts), unless even the rarest
+ * is common; else the rarest word's matches are read. Whether the indexes narrowed it.
  */
 function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]): boolean {
   const byReach = (found: string[]) => found.map((word) => ({ word, n: reachOf(db, cache, word) })).sort((a, b) => a.n - b.n).map(({ word }) => word);
   const narrowing = [...new Set(words.filter(narrows))];
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
-  if (narrowing.length > 1) {
-    const [rarest, ...others] = byReach(narrowing);
-    push(where, 'e.search_rowid IN (SELECT value FROM json_each(?))', new SearchWords(rarest!, others));
+  const [rarest, ...others] = narrowing.length > 1 ? byReach(narrowing) : [];
+  if (rarest !== undefined && others.length > 0 && !common(cache, reachOf(db, cache, rarest))) {
+    push(where, 'e.search_rowid IN (SELECT value FROM json_each(?))', new SearchWords(rarest, others));
   } else if (indexed.length > 0) {
     const rarest = indexed.length > 1 ? byReach(indexed)[0]! : indexed[0]!;
     push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
   }
   return indexed.length > 0;
 }
+
+/**
+ * Whether a word's reach is past what the indexes count (RARITY_CAP in both): it may reach most endpoints. When even
+ * a search's rarest word is, its candidates would be most endpoints too, gathered in memory (440,000 for `api agent`,
+ * 40 MB at the peak); the index's match of the rarest word, read inside SQLite, finds them with none of it.
+ */
+const common = (cache: EndpointCache, reach: number) => reach >= RARITY_CAP * (1 + cache.endpointsPerService);
 
 /**
  * A parameter standing for a search's candidates (a JSON array of `search_rowid`s): found only when the matches are
