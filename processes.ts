@@ -49,7 +49,7 @@ export const CRAWL_PROCESS: ProcessSettings = {
  * own. The public copy's child (scripts/publish-copy.ts) runs with the same flags.
  */
 export const PUBLISH_PROCESS: ProcessSettings = {
-  nodeArgs: ['--max-old-space-size=384', '--max-semi-space-size=4'],
+  nodeArgs: ['--max-old-space-size=160', '--max-semi-space-size=4'],
   env: { MALLOC_ARENA_MAX: '2' },
 };
 

@@ -84,19 +84,19 @@ export async function replicateWhile<T>(
     env: { PATH: env.PATH, HOME: env.HOME, AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: env.AWS_SESSION_TOKEN },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const log = watchLog(child);
+  const log = watchLog(child, SYNCED, SHIPPING.flat());
   const timer = setTimeout(() => child.kill('SIGKILL'), LITESTREAM_TIMEOUT_MS);
   try {
     // The first finished sync means Litestream holds the file (its read transaction) and knows its WAL position.
-    await log.next('msg="sync: ok"', 0);
+    await log.next(SYNCED, 0);
     const result = await write();
     const written = Date.now();
     // Stopped once the pages written are in the store and nothing is being uploaded: a stop cancels the upload under
     // way, and a store that keeps a cut-off upload (s3rver does) would then hold a broken object. A sync of the
     // file that began after the write copied its WAL frames; the uploads that follow carry them.
     const shipped = async () => {
-      await log.nextAfter('msg="sync: ok"', written);
-      await log.quiet(['write wal segment', 'wal segment written'], ['write snapshot', 'snapshot written'], QUIET_MS);
+      await log.nextAfter(SYNCED, written);
+      await log.quiet(...SHIPPING, QUIET_MS);
     };
     await Promise.all([shipped(), (async () => meanwhile?.())()]);
     const stopped = log.lines.length;
@@ -117,8 +117,21 @@ export async function replicateWhile<T>(
 }
 
 /** Litestream's log as it comes, with a wait for the next line holding some text. */
-function watchLog(child: ChildProcess) {
+const SYNCED = 'msg="sync: ok"';
+/** The messages that begin and end each upload Litestream makes. */
+const SHIPPING: Array<[string, string]> = [['write wal segment', 'wal segment written'], ['write snapshot', 'snapshot written']];
+/** Lines of any kind kept for a failure's message. */
+const RECENT_LINES = 3;
+
+/**
+ * Litestream's log as it comes: the lines holding `kept` and the errors are kept, the messages `counted` are counted,
+ * and the last few lines are kept for a failure's message. At debug level it writes some hundreds of megabytes of
+ * lines while it ships a whole copy (a new generation at 100,000 services), which kept whole filled the heap.
+ */
+function watchLog(child: ChildProcess, kept: string, counted: readonly string[]) {
   const lines: string[] = [];
+  const recent: string[] = [];
+  const counts = new Map(counted.map((text) => [`msg="${text}"`, 0]));
   let woken = () => undefined as void;
   let code: number | null | undefined;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (status) => {
@@ -127,11 +140,13 @@ function watchLog(child: ChildProcess) {
     resolve(status);
   }));
   createInterface({ input: child.stderr! }).on('line', (line) => {
-    lines.push(line);
+    if (line.includes('level=ERROR') || line.includes(kept)) lines.push(line);
+    for (const [text, count] of counts) if (line.includes(text)) counts.set(text, count + 1);
+    if (recent.push(line) > RECENT_LINES) recent.shift();
     woken();
   });
   const wait = () => new Promise<void>((resolve) => (woken = resolve));
-  const fail = () => new Error(`litestream exited ${code}: ${lines.filter((line) => line.includes('level=ERROR')).join('; ') || lines.slice(-3).join('; ')}`);
+  const fail = () => new Error(`litestream exited ${code}: ${lines.filter((line) => line.includes('level=ERROR')).join('; ') || recent.join('; ')}`);
   return {
     lines,
     exited,
@@ -156,7 +171,7 @@ function watchLog(child: ChildProcess) {
     async quiet(...args: [...Array<[string, string]>, number]): Promise<void> {
       const ms = args.pop() as number;
       const pairs = args as Array<[string, string]>;
-      const count = (text: string) => lines.filter((line) => line.includes(`msg="${text}"`)).length;
+      const count = (text: string) => counts.get(`msg="${text}"`) ?? 0;
       for (;;) {
         if (code !== undefined) throw fail();
         const uploads = () => pairs.flat().reduce((sum, text) => sum + count(text), 0);

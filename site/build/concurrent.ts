@@ -3,7 +3,7 @@
  * failure once the ones in flight have settled.
  * @example await forEachConcurrent(ids, 16, (id) => renderService(ctx, id));
  */
-export async function forEachConcurrent<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+export async function forEachConcurrent<T>(items: ArrayLike<T>, limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
   let failure: { error: unknown } | null = null;
   const lane = async () => {

@@ -60,13 +60,13 @@ export async function* readDigestCache(root: string): AsyncGenerator<CachedDiges
 }
 
 /**
- * Writes the cache for `files` (in cache order), beside its place and renamed over it; a release that cannot take
- * it (read-only) is simply read whole next time. Paths holding a tab or a line break are left out (read each time).
+ * Writes the cache for `files` (in cache order, each header text among `headers`), beside its place and renamed over
+ * it; a release that cannot take it (read-only) is simply read whole next time. Paths holding a tab or a line break
+ * are left out (read each time).
  */
-export async function writeDigestCache(root: string, files: readonly SeenFile[]): Promise<void> {
+export async function writeDigestCache(root: string, headers: readonly string[], files: Iterable<SeenFile>): Promise<void> {
   const path = join(root, CACHE);
   const temporary = `${path}.tmp-${process.pid}`;
-  const headers = [...new Set(files.map((file) => file.headers))];
   const index = new Map(headers.map((text, k) => [text, k]));
   try {
     const handle = await open(temporary, 'w');
@@ -74,7 +74,7 @@ export async function writeDigestCache(root: string, files: readonly SeenFile[])
       await handle.write(`${JSON.stringify(headers)}\n`);
       let chunk = '';
       for (const file of files) {
-        if (file.mtimeMs === null || /[\t\n\r]/.test(file.path)) continue;
+        if (file.mtimeMs === null || /[\t\n\r]/.test(file.path) || !index.has(file.headers)) continue;
         chunk += `${file.path}\t${file.size}\t${file.mtimeMs}\t${index.get(file.headers)}\t${file.digest}\n`;
         if (chunk.length > 1 << 20) {
           await handle.write(chunk);

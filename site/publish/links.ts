@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { forEachConcurrent } from '../build/concurrent.ts';
 import { readBuildInfo } from '../build/release.ts';
@@ -54,18 +55,51 @@ export function toLinkedPaths(path: string, text: string, siteUrl: string | null
   return [...linked];
 }
 
+/** A release as a table of paths (site/publish/release-files.ts): each path's index, or -1. */
+export interface IndexedRelease extends PathSet {
+  readonly paths: readonly string[];
+  readonly sources: ReadonlyMap<number, string>;
+  indexOf(path: string): number;
+}
+
 /**
- * The links `files` hold, read from where each is on disk (`source`, or its path under `root`), against every path
- * of the release at `root` (its site URL from its build record). Each link is the release's own string for its
- * path, so a release of 100,000 pages holds one copy of each path however many files link it.
- * @example const links = await readLinks(root, uploads, new Map(files.map((f) => [f.path, f])));
+ * The links the files at `indexes` hold, read from where each is on disk (its source, or its path under `root`),
+ * against every path of the release at `root` (its site URL from its build record), each told to `onLink` as the
+ * indexes of the file and of the file it links: nothing per file or per link is kept here.
+ * @example await readLinks(root, uploads, files, (from, to) => needs.add(from, to));
  */
-export async function readLinks(root: string, files: ReadonlyArray<{ path: string; source?: string }>, all: PathSet & { get(path: string): { path: string } | undefined }): Promise<Map<string, string[]>> {
+export async function readLinks(root: string, indexes: ArrayLike<number>, release: IndexedRelease, onLink: (from: number, to: number) => void): Promise<void> {
   const siteUrl = readBuildInfo(root)?.siteUrl ?? null;
-  const links = new Map<string, string[]>();
-  await forEachConcurrent(files.filter((file) => LINKING.test(file.path)), 32, async (file) => {
-    const text = await readFile(file.source ?? join(root, file.path), 'utf8').catch(() => null);
-    if (text !== null) links.set(file.path, toLinkedPaths(file.path, text, siteUrl, all).map((target) => all.get(target)!.path));
+  const linking = Array.prototype.filter.call(indexes, (k: number) => LINKING.test(release.paths[k]!)) as number[];
+  await forEachConcurrent(linking, 32, async (k) => {
+    const path = release.paths[k]!;
+    const linked = await readLinkedPaths(release.sources.get(k) ?? join(root, path), path, siteUrl, release).catch(() => null);
+    for (const target of linked ?? []) onLink(k, release.indexOf(target));
   });
-  return links;
+}
+
+/** Files up to this size are read whole; a larger one (the services snapshot: 70 MB at 100,000 services) in pieces. */
+const WHOLE_FILE_BYTES = 1 << 20;
+/**
+ * Where a piece may end in a file that is not a page: no link holds one of these. In a page, only at whitespace,
+ * which a link attribute's value (URL-encoded) does not hold.
+ */
+const PIECE_END = /[\s"'<>][^\s"'<>]*$/;
+const PAGE_PIECE_END = /\s\S*$/;
+
+/** The release paths the file at `source` links, read whole or in pieces cut where no link can be. */
+async function readLinkedPaths(source: string, path: string, siteUrl: string | null, files: PathSet): Promise<Iterable<string>> {
+  const { size } = await stat(source);
+  if (size <= WHOLE_FILE_BYTES) return toLinkedPaths(path, await readFile(source, 'utf8'), siteUrl, files);
+  const linked = new Set<string>();
+  const end = path.endsWith('.html') ? PAGE_PIECE_END : PIECE_END;
+  let carried = '';
+  for await (const chunk of createReadStream(source, { encoding: 'utf8', highWaterMark: WHOLE_FILE_BYTES })) {
+    const text = carried + (chunk as string);
+    const cut = end.exec(text)?.index ?? text.length;
+    for (const target of toLinkedPaths(path, text.slice(0, cut), siteUrl, files)) linked.add(target);
+    carried = text.slice(cut);
+  }
+  for (const target of toLinkedPaths(path, carried, siteUrl, files)) linked.add(target);
+  return linked;
 }

@@ -129,25 +129,73 @@ interface NeedGraph {
   neededBy: Int32Array;
 }
 
-function toGraph(size: number, needsOf: (k: number) => readonly number[]): NeedGraph {
-  const needsStart = new Int32Array(size + 1);
-  const targets: number[] = [];
-  const neededByCount = new Int32Array(size + 1);
-  for (let k = 0; k < size; k++) {
-    for (const t of needsOf(k)) {
-      targets.push(t);
-      neededByCount[t + 1]! += 1;
+/**
+ * Needs as pairs of indexes (`from` needs `to`), in chunks of typed arrays: a full release has some two million, and
+ * chunks grow without copying.
+ */
+export class NeedList {
+  private chunks: Int32Array[] = [];
+  length = 0;
+
+  add(from: number, to: number): void {
+    const at = (this.length % NEED_CHUNK) * 2;
+    if (at === 0) this.chunks.push(new Int32Array(NEED_CHUNK * 2));
+    const chunk = this.chunks[this.chunks.length - 1]!;
+    chunk[at] = from;
+    chunk[at + 1] = to;
+    this.length += 1;
+  }
+
+  forEach(each: (from: number, to: number) => void): void {
+    let left = this.length;
+    for (const chunk of this.chunks) {
+      const pairs = Math.min(left, NEED_CHUNK);
+      for (let e = 0; e < pairs; e++) each(chunk[e * 2]!, chunk[e * 2 + 1]!);
+      left -= pairs;
     }
-    needsStart[k + 1] = targets.length;
   }
-  const neededByStart = neededByCount;
-  for (let k = 0; k < size; k++) neededByStart[k + 1]! += neededByStart[k]!;
-  const neededBy = new Int32Array(targets.length);
-  const filled = neededByStart.slice(0, size);
-  for (let k = 0; k < size; k++) {
-    for (let e = needsStart[k]!; e < needsStart[k + 1]!; e++) neededBy[filled[targets[e]!]!++] = k;
+
+  clear(): void {
+    this.chunks = [];
+    this.length = 0;
   }
-  return { size, needsStart, needs: Int32Array.from(targets), neededByStart, neededBy };
+}
+
+const NEED_CHUNK = 1 << 16;
+
+/**
+ * Waves of the indexes 0..size-1, each after every index it needs (`needs`, among them, emptied): orderUploads by
+ * index, for a caller that keeps its files in columns (site/publish/release-files.ts).
+ */
+export function orderByNeedList(size: number, needs: NeedList): Int32Array[] {
+  return orderByNeeds(toGraphOfNeeds(size, needs));
+}
+
+function toGraph(size: number, needsOf: (k: number) => readonly number[]): NeedGraph {
+  const needs = new NeedList();
+  for (let k = 0; k < size; k++) for (const t of needsOf(k)) needs.add(k, t);
+  return toGraphOfNeeds(size, needs);
+}
+
+/** The graph of a need list (emptied), built a side at a time so the list is let go before the second side is built. */
+function toGraphOfNeeds(size: number, list: NeedList): NeedGraph {
+  const { start: needsStart, edges: needs } = toRows(size, list.length, (add) => list.forEach(add));
+  list.clear();
+  const { start: neededByStart, edges: neededBy } = toRows(size, needs.length, (add) => {
+    for (let k = 0; k < size; k++) for (let e = needsStart[k]!; e < needsStart[k + 1]!; e++) add(needs[e]!, k);
+  });
+  return { size, needsStart, needs, neededByStart, neededBy };
+}
+
+/** Compressed rows of `count` pairs (row, value), which `pairs` gives twice: once counted, once placed. */
+function toRows(size: number, count: number, pairs: (add: (row: number, value: number) => void) => void): { start: Int32Array; edges: Int32Array } {
+  const start = new Int32Array(size + 1);
+  pairs((row) => { start[row + 1]! += 1; });
+  for (let k = 0; k < size; k++) start[k + 1]! += start[k]!;
+  const edges = new Int32Array(count);
+  const filled = start.slice(0, size);
+  pairs((row, value) => { edges[filled[row]!++] = value; });
+  return { start, edges };
 }
 
 /** 1 for each path that lies on a cycle of needs (strongly connected components of more than one path; Tarjan, iterative). */
