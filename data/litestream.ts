@@ -63,8 +63,10 @@ const QUIET_MS = 500;
  */
 const RETENTION_CHECK_INTERVAL = '250ms';
 
-/** How long Litestream may take to open the file and ship what was written before it is abandoned. */
+/** How long Litestream may take to open the file, or to ship what was written, before it is abandoned. */
 const LITESTREAM_TIMEOUT_MS = 10 * 60_000;
+/** How long Litestream may take to stop once asked, with nothing left to ship, before it is killed (a failure). */
+const STOP_TIMEOUT_MS = 30_000;
 
 /**
  * Runs `write` while Litestream replicates the SQLite file at `path` to `replica`, then stops it once it has shipped
@@ -85,29 +87,36 @@ export async function replicateWhile<T>(
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const log = watchLog(child, SYNCED, SHIPPING.flat());
-  const timer = setTimeout(() => child.kill('SIGKILL'), LITESTREAM_TIMEOUT_MS);
+  // Each wait on Litestream is bounded, not the caller's write or `meanwhile`, which take minutes at 100,000 services.
+  const bounded = async <R>(ms: number, wait: Promise<R>): Promise<R> => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    try {
+      return await wait;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   try {
     // The first finished sync means Litestream holds the file (its read transaction) and knows its WAL position.
-    await log.next(SYNCED, 0);
+    await bounded(LITESTREAM_TIMEOUT_MS, log.next(SYNCED, 0));
     const result = await write();
     const written = Date.now();
     // Stopped once the pages written are in the store and nothing is being uploaded: a stop cancels the upload under
     // way, and a store that keeps a cut-off upload (s3rver does) would then hold a broken object. A sync of the
     // file that began after the write copied its WAL frames; the uploads that follow carry them.
-    const shipped = async () => {
+    const shipped = () => bounded(LITESTREAM_TIMEOUT_MS, (async () => {
       await log.nextAfter(SYNCED, written);
       await log.quiet(...SHIPPING, QUIET_MS);
-    };
+    })());
     await Promise.all([shipped(), (async () => meanwhile?.())()]);
     const stopped = log.lines.length;
     child.kill('SIGTERM');
-    const code = await log.exited;
+    const code = await bounded(STOP_TIMEOUT_MS, log.exited);
     // A retention check the stop cut short logs its cancelled request; the next publish's checks delete the rest.
     const errors = log.lines.filter((line, index) => line.includes('level=ERROR') && !(index >= stopped && line.includes('context canceled')));
-    if (code !== 0 || errors.length > 0) throw new Error(`litestream did not ship every change (exit ${code}): ${errors.join('; ')}`);
+    if (code !== 0 || errors.length > 0) throw new Error(`litestream did not ship every change (exit ${code}; ${log.tally()}): ${errors.join('; ')}`);
     return result;
   } finally {
-    clearTimeout(timer);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await log.exited;
@@ -150,6 +159,8 @@ function watchLog(child: ChildProcess, kept: string, counted: readonly string[])
   return {
     lines,
     exited,
+    /** Each counted message's count so far, and the last lines: what a stall or failure leaves to read. */
+    tally: () => `${[...counts].map(([text, count]) => `${text} ${count}`).join(', ')}; last: ${recent.join(' | ')}`,
     /** The index of the first line from `from` on that holds `text`. */
     async next(text: string, from: number): Promise<number> {
       for (;;) {
