@@ -3,6 +3,10 @@
  * check found a valid challenge, with that challenge's `accepts` as stated, filtered as the discovery API filters
  * (`type`, `payTo`, `scheme`, `network`, `extensions`) and by the words of a search; in id order, so offset paging is
  * stable. The answer's shapes are made in api/operations/x402-discovery.ts.
+ *
+ * At 100,000 services a few tens of thousands of half a million endpoints are listed, so the listing is walked from
+ * their challenges by index (migration 023), never from every endpoint, and what the pages of one filter share (its
+ * total, its few matches) is kept until a change.
  */
 import { toCaip2, toChainName } from '../domain/chains.ts';
 import type { Endpoint } from '../domain/schemas.ts';
