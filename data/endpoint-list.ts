@@ -19,7 +19,7 @@ import type { EndpointItem, EndpointSort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
-import { changeClearedCache, RowidsBuilder, toRowids, type Rowids } from './list-cache.ts';
+import { changeClearedCache, keepAtMost, RowidsBuilder, toRowids, type Rowids } from './list-cache.ts';
 import { rankedMatchesOf, MAX_RANKED_WORDS } from './endpoint-rank.ts';
 import { type Candidates, candidatesOf, narrows, newWordCache, phraseOf, scoreParams, servicePhraseOf, testParams, WORD_SCORE, WORD_TEST, type WordCache } from './endpoint-words.ts';
 
@@ -170,14 +170,10 @@ const bound = (db: DB, cache: EndpointCache, params: unknown[]) => params.map((p
  * Kept per word, since words recur across queries far more than whole queries do.
  */
 function reachOf(db: DB, cache: EndpointCache, word: string): number {
-  let reach = cache.wordReach.get(word);
-  if (reach === undefined) {
-    const found = cachedStatement(db, MATCHES).get(phraseOf(word), servicePhraseOf(word)) as { endpoints: number; services: number };
-    reach = found.endpoints + found.services * cache.endpointsPerService;
-    if (cache.wordReach.size >= MAX_CACHED_QUERIES) cache.wordReach.clear();
-    cache.wordReach.set(word, reach);
-  }
-  return reach;
+  const reach = cache.wordReach.get(word);
+  if (reach !== undefined) return reach;
+  const found = cachedStatement(db, MATCHES).get(phraseOf(word), servicePhraseOf(word)) as { endpoints: number; services: number };
+  return keepAtMost(cache.wordReach, word, found.endpoints + found.services * cache.endpointsPerService, MAX_CACHED_QUERIES);
 }
 
 /**
@@ -390,8 +386,7 @@ const ORDER_KEPT_SHARE = 20;
 
 /** Keeps a query's counts and order, first letting go of every kept one when they hold too many. */
 function remember(cache: EndpointCache, countKey: string, counts: Counts, orderKey?: string, ids?: Rowids): void {
-  if (cache.counts.size >= MAX_CACHED_QUERIES) cache.counts.clear();
-  cache.counts.set(countKey, counts);
+  keepAtMost(cache.counts, countKey, counts, MAX_CACHED_QUERIES);
   if (orderKey === undefined || ids === undefined || ids.length > MAX_KEPT_IDS) return;
   if (cache.orders.size >= MAX_CACHED_QUERIES || cache.keptIds + ids.length > MAX_KEPT_IDS) {
     cache.orders.clear();

@@ -41,6 +41,17 @@ export function changeClearedCache<T>(make: (db: DB) => T): (db: DB) => T {
   };
 }
 
+/**
+ * Keeps `value` under `key` in a cache of at most `max` entries, emptied whole when full: what it holds is cheap to
+ * find again, and a bound on entries is all it needs.
+ * @example keepAtMost(counts, key, { total: 3 }, 2_000)
+ */
+export function keepAtMost<K, V>(held: Map<K, V>, key: K, value: V, max: number): V {
+  if (held.size >= max) held.clear();
+  held.set(key, value);
+  return value;
+}
+
 /** Rowids kept in memory: 4 bytes each while they fit (a SQLite rowid may be any 64-bit integer), else 8. */
 export type Rowids = Uint32Array | Float64Array;
 

@@ -19,7 +19,7 @@ import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-q
 import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
-import { changeClearedCache, RowidSet } from './list-cache.ts';
+import { changeClearedCache, keepAtMost, RowidSet } from './list-cache.ts';
 import { toQualityOrder } from './quality.ts';
 import { toPartialBound, toSearch, type Condition, type ScorePlace } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
@@ -165,8 +165,7 @@ function readMatches(db: DB, cache: ListCache, plan: ListQuery): Matches {
   let matched: number[] | undefined;
   if (!counts) {
     ({ counts, matched } = countMatches(db, cache, plan));
-    if (cache.counts.size >= MAX_CACHED_QUERIES) cache.counts.clear();
-    cache.counts.set(countKey, counts);
+    keepAtMost(cache.counts, countKey, counts, MAX_CACHED_QUERIES);
   }
   if (!plan.order || !keepsMatchOrder(counts.total, cache.services)) return { counts, ...(matched ? { matched } : {}) };
   const orderKey = `${plan.sort}\u0000${countKey}`;

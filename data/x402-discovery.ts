@@ -13,7 +13,7 @@ import type { Endpoint } from '../domain/schemas.ts';
 import { cachedStatement, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { narrows, phraseOf, servicePhraseOf, testParams, WORD_TEST } from './endpoint-words.ts';
-import { changeClearedCache, toRowids, type Rowids } from './list-cache.ts';
+import { changeClearedCache, keepAtMost, toRowids, type Rowids } from './list-cache.ts';
 import { toWords } from './search.ts';
 
 export interface DiscoveryFilters {
@@ -151,14 +151,7 @@ const keptMatches = changeClearedCache(() => new Map<string, Matches>());
 /** Since the last change: each word's reach, counted up to the listed total. */
 const keptReaches = changeClearedCache(() => new Map<string, number>());
 
-function kept<T>(held: Map<string, T>, key: string, find: () => T): T {
-  const found = held.get(key) ?? find();
-  if (!held.has(key)) {
-    if (held.size >= MAX_KEPT) held.clear();
-    held.set(key, found);
-  }
-  return found;
-}
+const kept = <T>(held: Map<string, T>, key: string, find: () => T): T => held.get(key) ?? keepAtMost(held, key, find(), MAX_KEPT);
 
 function matchesOf(db: DB, where: Where, keptAtMost = MAX_KEPT_MATCHES): Matches {
   return kept(keptMatches(db), JSON.stringify([where, keptAtMost]), () => {
