@@ -43,11 +43,11 @@ const probe = (serviceId: string, ok: boolean, at: string, latency = 120): Probe
 });
 
 /** Services whose endpoints differ in every kept key: price, terms, listed offers, checks, liveness, flags, uptime. */
-function fill(on: DB, count: number): void {
+function fill(on: DB, count: number, descriptionOf = (i: number): string => (i % 3 === 0 ? 'Weather data' : 'Stock quotes')): void {
   upsertServices(on, Array.from({ length: count }, (_, i) => makeService({
     id: `s${String(i).padStart(2, '0')}-test`,
     name: `Service ${i}`,
-    description: i % 3 === 0 ? 'Weather data' : 'Stock quotes',
+    description: descriptionOf(i),
     sources: i % 4 === 0
       ? [{ source: 'bazaar', url: 'https://b.test/' }, { source: 'mpp.dev', url: 'https://m.test/' }]
       : [{ source: 'bazaar', url: 'https://b.test/' }],
@@ -253,6 +253,20 @@ function scanRelevance(on: DB, words: string[]): { ids: string[]; total: number;
   return { ids: scored.map((row) => row.id), total: scored.length, live: scored.filter((row) => row.live === 1).length, scores: scored.map((row) => row.score) };
 }
 
+/** Every page of `q` in relevance order, 7 at a time, checked against the scan; the scan's answer. */
+function expectRelevance(q: string): ReturnType<typeof scanRelevance> {
+  const expected = scanRelevance(db, q.split(' '));
+  const seen: string[] = [];
+  for (let offset = 0; ; offset += 7) {
+    const page = listEndpoints(db, { filters: { q }, page: { limit: 7, offset }, sort: 'relevance' });
+    expect([q, page.counts]).toEqual([q, { total: expected.total, live: expected.live }]);
+    seen.push(...page.endpoints.map((e) => e.id));
+    if (!page.more) break;
+  }
+  expect([q, seen]).toEqual([q, expected.ids]);
+  return expected;
+}
+
 describe('listEndpoints over the kept keys', () => {
   const FILTERS: EndpointFilters[] = [
     {}, { live: true }, { live: false }, { rail: 'mpp' }, { rail: 'x402', live: true }, { chain: 'polygon' }, { asset: 'pathusd' },
@@ -289,18 +303,25 @@ describe('listEndpoints over the kept keys', () => {
       UPDATE service_endpoints SET description = 'Weathermap, stocks' WHERE url LIKE '%/b';`);
     for (const q of ['stock weather', 'weather stock data', 'quotes stock', 'weathermap stock', 'eather stock', 'data weather service',
       'stock stock ticker', 'weather stock st', 'https stock weather', 'test/a stock', 'stock quotes ma']) {
-      const expected = scanRelevance(db, q.split(' '));
-      const seen: string[] = [];
-      for (let offset = 0; ; offset += 7) {
-        const page = listEndpoints(db, { filters: { q }, page: { limit: 7, offset }, sort: 'relevance' });
-        expect([q, page.counts]).toEqual([q, { total: expected.total, live: expected.live }]);
-        seen.push(...page.endpoints.map((e) => e.id));
-        if (!page.more) break;
-      }
-      expect([q, seen]).toEqual([q, expected.ids]);
+      const expected = expectRelevance(q);
       scores.add(new Set(expected.scores).size);
     }
     expect(Math.max(...scores)).toBeGreaterThan(1);
+  });
+
+  it('answers the scan when a word the sets cannot narrow is scored from what earlier searches read of it, and after a change', () => {
+    fill(db, 40);
+    db.exec(`UPDATE service_endpoints SET description = 'Stock-ticker st feed' WHERE url LIKE '%/a' AND service_id IN ('s00-test', 's03-test');
+      UPDATE service_endpoints SET description = 'Weathermap, stocks' WHERE url LIKE '%/b';`);
+    // `st` is shorter than the trigram indexes hold: each search with it scores its candidates' texts, read once.
+    const asked = ['weather stock st', 'st stock weather', 'data st stock', 'st quotes stock', 'ticker stock st', 'data weather st']
+      .map((q) => expectRelevance(q));
+    expect(asked.map(({ scores }) => new Set(scores).size)).toContain(3);
+    // The services' descriptions rewritten (`fastest` holds `st` inside a word), and one endpoint's own text.
+    fill(db, 40, (i) => (i % 4 === 0 ? 'Weather st data' : i % 4 === 1 ? 'Fastest stock quotes' : 'Stock quotes'));
+    db.exec(`UPDATE service_endpoints SET description = 'Stocks, st feed' WHERE url LIKE '%/b' AND service_id = 's02-test'`);
+    const after = ['stock weather st', 'data st stock', 'quotes st stock'].map((q) => expectRelevance(q));
+    expect(after.map(({ total }) => total)).not.toEqual(asked.slice(1, 4).map(({ total }) => total));
   });
 
   it('reads each order from its index without a sort, and counts a filter from the quality index alone', () => {

@@ -341,7 +341,7 @@ function readMatches(db: DB, cache: EndpointCache, plan: Plan, tally: () => Coun
   const order = cache.orders.get(orderKey);
   if (counts && (order || !keepsOrder(plan, counts, cache.endpoints))) return order ? { counts, order } : { counts };
   const { words, candidates } = plan.ranked ?? {};
-  const ranked = candidates && rankedMatchesOf(db, candidates.candidates(db, cache), words!, candidates.rarest, candidates.others);
+  const ranked = candidates && rankedMatchesOf(db, cache.words, candidates.candidates(db, cache), words!, candidates.rarest, candidates.others);
   if (ranked) {
     const found = { total: ranked.order.length, live: ranked.live };
     remember(cache, countKey, found, orderKey, ranked.order);

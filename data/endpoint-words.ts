@@ -20,6 +20,17 @@ import { RowidSet, RowidsBuilder, type Rowids } from './list-cache.ts';
 type WordSets = { endpoints: RowidSet; services: RowidSet } | null;
 
 /**
+ * What searches have read of a word's code (data/endpoint-rank.ts) on each endpoint's own text (by `search_rowid`)
+ * and each service's (by rowid): 0 not read yet, else the code + 1. Kept for a word whose sets cannot say which
+ * texts may hold it (too common to hold them, or too short for the indexes): every search with it reads each of its
+ * candidates' texts, and such words recur with every topic (`api` with `flight`, `hotel`, `weather`...).
+ */
+export interface LearntCodes {
+  endpoints: Uint8Array;
+  services: Uint8Array;
+}
+
+/**
  * The endpoints holding a word (`search_rowid`s) and each one's service (its rowid), side by side; when `ranked`,
  * only those whose text holds it, in the quality order, with the word's score on each (WORD_SCORE), the first `live`
  * of them live (the order's first key).
@@ -38,11 +49,15 @@ export interface Candidates {
   own: number[];
   live: number;
   ranked: boolean;
+  /** The words of `others` too common to hold sets: any candidate's own text may hold them. */
+  unheld: string[];
 }
 
-/** Each word's sets and reaches, least recently used first, and their size together in 4-byte words. */
+type Entry = WordSets | Reach | LearntCodes;
+
+/** Each word's sets, reaches and learnt codes, least recently used first, and their size together in 4-byte words. */
 export interface WordCache {
-  held: Map<string, WordSets | Reach>;
+  held: Map<string, Entry>;
   rowids: number;
 }
 
@@ -123,7 +138,8 @@ const MAX_RANKED_REACH = 50_000;
 export function candidatesOf(db: DB, cache: WordCache, rarest: string, others: string[]): Candidates {
   const reach = reachOf(db, cache, rarest);
   const sets = others.map((word) => setsOf(db, cache, word));
-  const found: Candidates = { rowids: [], services: [], scores: [], own: [], live: 0, ranked: reach.ranked !== null };
+  const unheld = others.filter((_, k) => sets[k] === null);
+  const found: Candidates = { rowids: [], services: [], scores: [], own: [], live: 0, ranked: reach.ranked !== null, unheld };
   for (let i = 0; i < reach.endpoints.length; i++) {
     const endpoint = reach.endpoints[i]!;
     const service = reach.services[i]!;
@@ -197,8 +213,27 @@ function ranked(db: DB, word: string, found: { endpoints: Rowids; services: Rowi
   return { endpoints: endpoints.done(), services: services.done(), ranked: { scores, live } };
 }
 
+/** The rowids past the greatest of each kept text: how long a word's learnt codes are. */
+const TEXT_ROWIDS = `SELECT (SELECT coalesce(max(search_rowid), 0) + 1 FROM endpoint_texts) AS endpoints,
+  (SELECT coalesce(max(rowid), 0) + 1 FROM service_texts) AS services`;
+
+/**
+ * A word's learnt codes (LearntCodes), kept while the cache holds room: a byte per endpoint and per service (620 KB
+ * at 100,000 services), learnt as searches read their texts.
+ * @example learntCodesOf(db, cache, 'api').endpoints[1202] // 4: `api` is a whole word of endpoint 1202's own text
+ */
+export function learntCodesOf(db: DB, cache: WordCache, word: string): LearntCodes {
+  const key = `codes\u0000${word}`;
+  const kept = recall(cache, key) as LearntCodes | undefined;
+  if (kept !== undefined) return kept;
+  const { endpoints, services } = cachedStatement(db, TEXT_ROWIDS).get() as { endpoints: number; services: number };
+  const learnt = { endpoints: new Uint8Array(endpoints), services: new Uint8Array(services) };
+  keep(cache, key, learnt);
+  return learnt;
+}
+
 /** A kept entry, now the most recently used. */
-function recall(cache: WordCache, key: string): WordSets | Reach | undefined {
+function recall(cache: WordCache, key: string): Entry | undefined {
   const kept = cache.held.get(key);
   if (kept === undefined) return undefined;
   cache.held.delete(key);
@@ -206,13 +241,13 @@ function recall(cache: WordCache, key: string): WordSets | Reach | undefined {
   return kept;
 }
 
-const wordsOf = (set: RowidSet | Rowids) => (set instanceof RowidSet ? set.memoryWords : set.length);
+const wordsOf = (set: RowidSet | Rowids | Uint8Array) => (set instanceof RowidSet ? set.memoryWords : set.byteLength / 4);
 /** The 4-byte words an entry takes (a reach's scores, one byte each, a quarter word). */
-const sizeOf = (entry: WordSets | Reach) => (entry === null ? 0
+const sizeOf = (entry: Entry) => (entry === null ? 0
   : wordsOf(entry.endpoints) + wordsOf(entry.services) + ('ranked' in entry && entry.ranked !== null ? Math.ceil(entry.ranked.scores.length / 4) : 0));
 
 /** Keeps an entry, letting go of the least recently used while they would take too many 4-byte words. */
-function keep(cache: WordCache, key: string, entry: WordSets | Reach): void {
+function keep(cache: WordCache, key: string, entry: Entry): void {
   const rowids = sizeOf(entry);
   if (rowids > MAX_WORD_ROWIDS / 4) return;
   for (const [oldest, kept] of cache.held) {
