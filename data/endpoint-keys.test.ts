@@ -324,6 +324,22 @@ describe('listEndpoints over the kept keys', () => {
     expect(after.map(({ total }) => total)).not.toEqual(asked.slice(1, 4).map(({ total }) => total));
   });
 
+  it('answers the scan for a word most endpoints hold, which is tested on every endpoint rather than read from its index', () => {
+    // Past the indexes' rarity cap in both (2,000 matches each), and in more than half of the endpoints and services.
+    upsertServices(db, Array.from({ length: 2_400 }, (_, i) => makeService({
+      id: `m${i}-test`, name: `Maker ${i}`, description: i % 7 === 0 ? 'Weather data' : 'Stock API quotes',
+      endpoint: `https://m${i}.test/main`,
+      endpoints: [endpoint(`https://m${i}.test/main`, 0.01, { description: i % 5 === 0 ? 'Rapid quotes' : 'Quotes api' }),
+        endpoint(`https://m${i}.test/b`, 0.002, i % 3 === 0 ? { description: 'Apis-first weather' } : {})],
+    })), NOW);
+    recordProbes(db, Array.from({ length: 300 }, (_, i) => probe(`m${i * 7}-test`, i % 2 === 0, '2026-11-26T19:00:00.000Z')));
+    const totals = ['api', 'weather api', 'api weather', 'rapid api'].map((q) => expectRelevance(q).total);
+    expect(totals[0]).toBeGreaterThan(2_400);
+    expect(new Set(expectRelevance('api').scores).size).toBe(3);
+    const byPrice = listEndpoints(db, { filters: { q: 'api' }, page: { limit: 5, offset: 40 }, sort: 'price' });
+    expect(byPrice.counts.total).toBe(totals[0]);
+  });
+
   it('reads each order from its index without a sort, and counts a filter from the quality index alone', () => {
     const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((row) => row.detail).join('\n');
     for (const { by, index } of Object.values(ENDPOINT_ORDERS)) {

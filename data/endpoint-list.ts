@@ -128,9 +128,34 @@ function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]):
     push(where, 'e.search_rowid IN (SELECT value FROM json_each(?))', new SearchWords(rarest, others));
   } else if (indexed.length > 0) {
     const rarest = indexed.length > 1 ? byReach(indexed)[0]! : indexed[0]!;
-    push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
+    if (words.some(hasSpace) || !heldByMost(db, cache, rarest)) push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
   }
   return indexed.length > 0;
+}
+
+/** The matches a word's indexes are counted up to, as a share of the endpoints and of the services: half of either. */
+const MOST = 0.5;
+const INDEX_MATCHES = {
+  endpoints: `SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE endpoints_fts MATCH ? LIMIT ?)`,
+  services: `SELECT count(*) FROM (SELECT 1 FROM services_fts WHERE services_fts MATCH ? LIMIT ?)`,
+};
+
+/**
+ * Whether a word common past RARITY_CAP is in the text of half the endpoints or of their services, or more (`api`:
+ * 440,000 of 517,000): its index's matches then narrow nothing, and gathering them in the IN's set, a temporary
+ * b-tree in memory, cost 4-6 MB at the server's peak and more time than testing every endpoint's kept texts
+ * (toRelevance). Counted from the indexes up to half (at most some 25 ms), once a word and change.
+ */
+function heldByMost(db: DB, cache: EndpointCache, word: string): boolean {
+  if (!common(cache, reachOf(db, cache, word))) return false;
+  const held = cache.heldByMost.get(word);
+  if (held !== undefined) return held;
+  const reaches = (index: keyof typeof INDEX_MATCHES, phrase: string, half: number) =>
+    (cachedStatement(db, INDEX_MATCHES[index]).pluck().get(phrase, half) as number) >= half;
+  const services = Math.ceil(MOST * cache.services);
+  const endpoints = Math.ceil(MOST * cache.endpoints);
+  const most = reaches('services', servicePhraseOf(word), services) || reaches('endpoints', phraseOf(word), endpoints);
+  return keepAtMost(cache.heldByMost, word, most, MAX_CACHED_QUERIES);
 }
 
 /**
@@ -412,11 +437,13 @@ interface EndpointCache {
   orders: Map<string, Rowids>;
   /** How many ids the kept orders hold together. */
   keptIds: number;
-  /** How many endpoints there are, and how many a service has on average. */
+  /** How many endpoints and services there are, and how many endpoints a service has on average. */
   endpoints: number;
+  services: number;
   endpointsPerService: number;
-  /** About how many endpoints each word of `q` reaches (reachOf). */
+  /** About how many endpoints each word of `q` reaches (reachOf), and whether most of them (heldByMost). */
   wordReach: Map<string, number>;
+  heldByMost: Map<string, boolean>;
   /** The words' sets that find a search's candidates (data/endpoint-words.ts). */
   words: WordCache;
 }
@@ -428,8 +455,8 @@ const getCache = changeClearedCache((db): EndpointCache => {
   const endpoints = s.endpoints.pluck().get() as number;
   const services = s.services.pluck().get() as number;
   return {
-    counts: new Map(), orders: new Map(), keptIds: 0, endpoints,
-    endpointsPerService: services > 0 ? endpoints / services : 0, wordReach: new Map(), words: newWordCache(),
+    counts: new Map(), orders: new Map(), keptIds: 0, endpoints, services,
+    endpointsPerService: services > 0 ? endpoints / services : 0, wordReach: new Map(), heldByMost: new Map(), words: newWordCache(),
   };
 });
 

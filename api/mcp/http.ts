@@ -5,14 +5,19 @@ import { apiError } from '../errors.ts';
 import { JsonReply, toRequestClient, type HttpLayer } from '../http.ts';
 import { toOwnOrigin } from '../origin.ts';
 
-/** The SDK and the tools, loaded on the first MCP request: a server that is never asked over MCP does not hold them. */
-const loadMcp = async () => {
+const importMcp = async () => {
   const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
     import('./server.ts'),
   ]);
   return { WebStandardStreamableHTTPServerTransport, createMcpServer };
 };
+let mcp: ReturnType<typeof importMcp> | undefined;
+/**
+ * The SDK and the tools, loaded on the first MCP request: a server that is never asked over MCP does not hold them.
+ * Imported once: an `import()` of a loaded module still resolves its specifier on every call.
+ */
+const loadMcp = () => (mcp ??= importMcp());
 
 /**
  * MCP over Streamable HTTP at `/mcp`, stateless with JSON answers: each POST is one JSON-RPC exchange with a server
