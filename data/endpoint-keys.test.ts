@@ -8,7 +8,9 @@ import type { EndpointSort, Offer } from '../domain/schemas.ts';
 import { openDatabase, type DB } from './db.ts';
 import { recordEndpointChecks } from './endpoint-checks.ts';
 import { ENDPOINT_ORDERS, listEndpoints } from './endpoint-list.ts';
-import { ENDPOINT_JOINS, ENDPOINT_LIVE } from './endpoints.ts';
+import { rankedMatchesOf } from './endpoint-rank.ts';
+import { candidatesOf, learntCodesOf, newWordCache, type WordCache } from './endpoint-words.ts';
+import { ENDPOINT_JOINS, ENDPOINT_LIVE, ENDPOINT_TEXT } from './endpoints.ts';
 import { writeServiceFlags } from './flags.ts';
 import { recordProbes } from './probes.ts';
 import { writePublicCopy } from './public-copy.ts';
@@ -309,11 +311,11 @@ describe('listEndpoints over the kept keys', () => {
     expect(Math.max(...scores)).toBeGreaterThan(1);
   });
 
-  it('answers the scan when a word the sets cannot narrow is scored from what earlier searches read of it, and after a change', () => {
+  it('answers the scan for searches with a word shorter than the indexes hold, and after a change', () => {
     fill(db, 40);
     db.exec(`UPDATE service_endpoints SET description = 'Stock-ticker st feed' WHERE url LIKE '%/a' AND service_id IN ('s00-test', 's03-test');
       UPDATE service_endpoints SET description = 'Weathermap, stocks' WHERE url LIKE '%/b';`);
-    // `st` is shorter than the trigram indexes hold: each search with it scores its candidates' texts, read once.
+    // `st` is shorter than the trigram indexes hold: each search with it reads every candidate's texts.
     const asked = ['weather stock st', 'st stock weather', 'data st stock', 'st quotes stock', 'ticker stock st', 'data weather st']
       .map((q) => expectRelevance(q));
     expect(asked.map(({ scores }) => new Set(scores).size)).toContain(3);
@@ -322,6 +324,42 @@ describe('listEndpoints over the kept keys', () => {
     db.exec(`UPDATE service_endpoints SET description = 'Stocks, st feed' WHERE url LIKE '%/b' AND service_id = 's02-test'`);
     const after = ['stock weather st', 'data st stock', 'quotes st stock'].map((q) => expectRelevance(q));
     expect(after.map(({ total }) => total)).not.toEqual(asked.slice(1, 4).map(({ total }) => total));
+  });
+
+  it('ranks from the codes earlier searches learnt of a word too common to hold sets as from the texts, rowids drifted or not', () => {
+    fill(db, 40);
+    // Codes that differ from one endpoint to the next: 0, 3 (a whole word) and 2 (a word start) on the three of a service.
+    const vary = () => db.exec(`UPDATE service_endpoints SET description = 'Stock-ticker feed' WHERE url LIKE '%/a' AND service_id IN ('s00-test', 's03-test', 's09-test');
+      UPDATE service_endpoints SET description = 'Weathermap, stocks' WHERE url LIKE '%/b';`);
+    vary();
+    const pairs = [['weather', 'stock'], ['data', 'stock'], ['endpoint', 'stock'], ['ticker', 'stock'], ['quotes', 'stock'],
+      ['stock', 'weathermap'], ['feed', 'stock'], ['stock', 'quotes']];
+    const rank = (cache: WordCache, rarest: string, other: string, unheld: string[]) => {
+      const candidates = { ...candidatesOf(db, newWordCache(), rarest, [other]), unheld };
+      const { order, live } = rankedMatchesOf(db, cache, candidates, [rarest, other], rarest, [other])!;
+      return { order: [...order], live };
+    };
+    const check = () => {
+      // The words are taken as too common to hold sets: their codes are learnt in `learnt`, and read again from it.
+      const learnt = newWordCache();
+      for (const round of ['read', 'learnt']) {
+        for (const [rarest, other] of pairs) {
+          const expected = rank(newWordCache(), rarest!, other!, []);
+          expect([round, rarest, other, rank(learnt, rarest!, other!, [other!])]).toEqual([round, rarest, other, expected]);
+          expect(expected.order.length).toBeGreaterThan(0);
+        }
+      }
+      return learnt;
+    };
+    const dense = learntCodesOf(db, check(), 'stock');
+    expect(dense.endpoints.codes.filter((code) => code > 0).length).toBeGreaterThan(20);
+    // Each upsert gives a service's endpoints new rowids: half the services written anew four times leaves the
+    // others' rowids older than the learnt codes cover, which are read each time.
+    for (let k = 0; k < 4; k++) fill(db, 20);
+    vary();
+    const drifted = learntCodesOf(db, check(), 'stock').endpoints;
+    const oldest = db.prepare(`SELECT min(search_rowid) FROM endpoint_texts`).pluck().get() as number;
+    expect(oldest).toBeLessThan(drifted.from);
   });
 
   it('answers the scan for a word most endpoints hold, which is tested on every endpoint rather than read from its index', () => {
@@ -336,8 +374,11 @@ describe('listEndpoints over the kept keys', () => {
     const totals = ['api', 'weather api', 'api weather', 'rapid api'].map((q) => expectRelevance(q).total);
     expect(totals[0]).toBeGreaterThan(2_400);
     expect(new Set(expectRelevance('api').scores).size).toBe(3);
+    // Other orders compute each row's whole text: they keep reading the word's index.
     const byPrice = listEndpoints(db, { filters: { q: 'api' }, page: { limit: 5, offset: 40 }, sort: 'price' });
-    expect(byPrice.counts.total).toBe(totals[0]);
+    const priced = db.prepare(`SELECT e.id FROM service_endpoints e ${ENDPOINT_JOINS} WHERE instr(${ENDPOINT_TEXT}, 'api') > 0
+      ORDER BY e.min_usd IS NULL, e.min_usd, e.id`).pluck().all() as string[];
+    expect([byPrice.counts.total, byPrice.endpoints.map((e) => e.id)]).toEqual([totals[0], priced.slice(40, 45)]);
   });
 
   it('reads each order from its index without a sort, and counts a filter from the quality index alone', () => {

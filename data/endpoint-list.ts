@@ -79,7 +79,7 @@ function pushTerm(where: Where, term: string): void {
  * The filters as conditions, and apart from them the words of `q` as tests on each endpoint's whole text; the
  * search's candidates when the words' sets find them, and whether any filter but `q` was asked.
  */
-function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: string[]): { where: Where; tests: string[]; narrowed: boolean; candidates: SearchWords | null; filtered: boolean } {
+function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: string[], sort: EndpointSort): { where: Where; tests: string[]; narrowed: boolean; candidates: SearchWords | null; filtered: boolean } {
   const where: Where = { sql: [], params: [] };
   if (filters.service !== undefined) push(where, 'e.service_id = ?', filters.service);
   if (filters.live !== undefined) push(where, '(e.live IS NOT 1) = ?', filters.live ? 0 : 1);
@@ -90,7 +90,7 @@ function toWhere(db: DB, cache: EndpointCache, filters: EndpointFilters, words: 
   if (filters.flag !== undefined) push(where, 'e.service_id IN (SELECT service_id FROM service_facets WHERE facet = ?)', `flag:${filters.flag}`);
   if (filters.no_flags) where.sql.push('e.service_flagged = 0');
   const filtered = where.sql.length > 0;
-  const narrowed = pushWords(db, cache, where, words);
+  const narrowed = pushWords(db, cache, where, words, sort);
   const candidates = where.params.find((param) => param instanceof SearchWords) ?? null;
   return { where, tests: words.map(() => `instr(${ENDPOINT_TEXT}, ?) > 0`), narrowed, candidates, filtered };
 }
@@ -119,7 +119,7 @@ const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE
  * candidates are found from the words' sets before any row is read (data/endpoint-words.ts), unless even the rarest
  * is common; else the rarest word's matches are read. Whether the indexes narrowed it.
  */
-function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]): boolean {
+function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[], sort: EndpointSort): boolean {
   const byReach = (found: string[]) => found.map((word) => ({ word, n: reachOf(db, cache, word) })).sort((a, b) => a.n - b.n).map(({ word }) => word);
   const narrowing = [...new Set(words.filter(narrows))];
   const indexed = words.filter((word) => [...word].length >= TRIGRAM);
@@ -128,7 +128,9 @@ function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[]):
     push(where, 'e.search_rowid IN (SELECT value FROM json_each(?))', new SearchWords(rarest, others));
   } else if (indexed.length > 0) {
     const rarest = indexed.length > 1 ? byReach(indexed)[0]! : indexed[0]!;
-    if (words.some(hasSpace) || !heldByMost(db, cache, rarest)) push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
+    // Only the relevance order tests words on the kept texts (toRelevance); the others compute each row's whole text.
+    const tested = sort === 'relevance' && !words.some(hasSpace) && heldByMost(db, cache, rarest);
+    if (!tested) push(where, INDEXED_WORD, phraseOf(rarest), servicePhraseOf(rarest));
   }
   return indexed.length > 0;
 }
@@ -234,7 +236,7 @@ function readTally(db: DB, filters: EndpointFilters, words: string[]): Counts | 
 export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult {
   const words = query.filters.q ? toWords(query.filters.q) : [];
   const cache = getCache(db);
-  const { where, tests, narrowed, candidates, filtered } = toWhere(db, cache, query.filters, words);
+  const { where, tests, narrowed, candidates, filtered } = toWhere(db, cache, query.filters, words, query.sort);
   const sort = query.sort === 'relevance' && words.length === 0 ? 'quality' : query.sort;
   const score = sort === 'relevance' ? toScore(words) : null;
   const clause = where.sql.length + tests.length > 0 ? ` WHERE ${[...where.sql, ...tests].join(' AND ')}` : '';

@@ -3,13 +3,13 @@
  * with no order key read: the rarest word's reach holds each candidate's place in the quality order, its liveness
  * (the order's first key) and the rarest word's test and score; the other words are tested and scored here on the
  * kept texts (migration 022), each half once: a service's text once for all its candidates (a service has five
- * endpoints on average), an endpoint's own text only when the words' sets say it may hold one of them, and a text
- * whose code for a word too common for sets a search already read is not read again (LearntCodes). The matches
+ * endpoints on average), an endpoint's own text only when the words' sets say it may hold one of them, and no text
+ * whose code for a word too common to hold sets a search already read (LearntCodes). The matches
  * are then ordered by score, and within a score by their place, which is what the relevance order's SQL answers.
  */
 import { cachedStatement, type DB } from './db.ts';
 import { RowidsBuilder, type Rowids } from './list-cache.ts';
-import { learntCodesOf, OWN_WORDS, type Candidates, type WordCache } from './endpoint-words.ts';
+import { learntCodesOf, OWN_WORDS, type Candidates, type LearntCodes, type WordCache } from './endpoint-words.ts';
 
 /**
  * The most words besides the rarest a ranked search takes: each reads its codes with a statement per half, and their
@@ -47,10 +47,10 @@ export function rankedMatchesOf(db: DB, cache: WordCache, candidates: Candidates
   const serviceCodes = new Float64Array(services.length);
   rest.forEach((word, k) => {
     const bit = others.indexOf(word);
-    const learnt = bit < 0 || candidates.unheld.includes(word) ? learntCodesOf(db, cache, word) : undefined;
+    const learnt = candidates.unheld.includes(word) ? learntCodesOf(db, cache, word) : undefined;
     addCodes(serviceCodes, services.keys(), readCodes(db, 'services', word, services, learnt?.services), 4 ** k);
     // The word's sets say which candidates' own texts may hold it: the others hold it in their services' text.
-    const read = learnt || bit >= OWN_WORDS ? candidates.rowids.keys() : ownHolders(candidates.own, 1 << bit);
+    const read = learnt || bit < 0 || bit >= OWN_WORDS ? candidates.rowids.keys() : ownHolders(candidates.own, 1 << bit);
     const indexes = Array.from(read);
     addCodes(endpointCodes, indexes, readCodes(db, 'endpoints', word, indexes.map((i) => candidates.rowids[i]!), learnt?.endpoints), 4 ** k);
   });
@@ -110,11 +110,11 @@ function addCodes(codes: Float64Array, at: Iterable<number>, read: Uint8Array, d
  * A word's code on the `half` texts of `rowids`, in their order (a text deleted since its rowid was read codes 0),
  * taken from `learnt` where it holds them and read from the texts else, and learnt there.
  */
-function readCodes(db: DB, half: Half, word: string, rowids: ArrayLike<number>, learnt?: Uint8Array): Uint8Array {
+function readCodes(db: DB, half: Half, word: string, rowids: ArrayLike<number>, learnt?: LearntCodes[Half]): Uint8Array {
   const codes = new Uint8Array(rowids.length);
   const unread: number[] = [];
   for (let i = 0; i < rowids.length; i++) {
-    const known = learnt?.[rowids[i]!];
+    const known = learnt?.codes[rowids[i]! - learnt.from];
     if (known) codes[i] = known - 1;
     else unread.push(i);
   }
@@ -123,7 +123,8 @@ function readCodes(db: DB, half: Half, word: string, rowids: ArrayLike<number>, 
   for (const packed of read) {
     const i = unread[Math.floor(packed / 4)]!;
     codes[i] = packed % 4;
-    if (learnt && rowids[i]! < learnt.length) learnt[rowids[i]!] = codes[i]! + 1;
+    const at = learnt ? rowids[i]! - learnt.from : -1;
+    if (at >= 0 && at < learnt!.codes.length) learnt!.codes[at] = codes[i]! + 1;
   }
   return codes;
 }

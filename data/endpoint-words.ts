@@ -20,14 +20,13 @@ import { RowidSet, RowidsBuilder, type Rowids } from './list-cache.ts';
 type WordSets = { endpoints: RowidSet; services: RowidSet } | null;
 
 /**
- * What searches have read of a word's code (data/endpoint-rank.ts) on each endpoint's own text (by `search_rowid`)
- * and each service's (by rowid): 0 not read yet, else the code + 1. Kept for a word whose sets cannot say which
- * texts may hold it (too common to hold them, or too short for the indexes): every search with it reads each of its
- * candidates' texts, and such words recur with every topic (`api` with `flight`, `hotel`, `weather`...).
+ * What searches have read of a word's code (data/endpoint-rank.ts) on endpoints' own texts and services' texts: 0 not
+ * read yet, else the code + 1, by rowid less `from`. Kept for a word too common to hold sets: every search with it
+ * reads each of its candidates' texts, and such words recur with every topic (`api` with `flight`, `hotel`...).
  */
 export interface LearntCodes {
-  endpoints: Uint8Array;
-  services: Uint8Array;
+  endpoints: { from: number; codes: Uint8Array };
+  services: { from: number; codes: Uint8Array };
 }
 
 /**
@@ -64,8 +63,8 @@ export interface WordCache {
 export const newWordCache = (): WordCache => ({ held: new Map(), rowids: 0 });
 
 /**
- * At most this many 4-byte words are held for words' sets (6 MB): some eighty words of a busy day's searches at
- * 100,000 services.
+ * At most this many 4-byte words are held for words' sets, reaches and learnt codes (6 MB): some eighty words of a
+ * busy day's searches at 100,000 services.
  * The least recently used go first, since a search's rare word recurs in many searches.
  */
 const MAX_WORD_ROWIDS = 1_500_000;
@@ -213,21 +212,33 @@ function ranked(db: DB, word: string, found: { endpoints: Rowids; services: Rowi
   return { endpoints: endpoints.done(), services: services.done(), ranked: { scores, live } };
 }
 
-/** The rowids past the greatest of each kept text: how long a word's learnt codes are. */
-const TEXT_ROWIDS = `SELECT (SELECT coalesce(max(search_rowid), 0) + 1 FROM endpoint_texts) AS endpoints,
-  (SELECT coalesce(max(rowid), 0) + 1 FROM service_texts) AS services`;
+/** Each kept text's greatest rowid and count. */
+const TEXT_ROWIDS = `SELECT (SELECT coalesce(max(search_rowid), 0) FROM endpoint_texts) AS endpointsMax,
+  (SELECT count(*) FROM endpoint_texts) AS endpoints,
+  (SELECT coalesce(max(rowid), 0) FROM service_texts) AS servicesMax, (SELECT count(*) FROM service_texts) AS services`;
 
 /**
- * A word's learnt codes (LearntCodes), kept while the cache holds room: a byte per endpoint and per service (620 KB
- * at 100,000 services), learnt as searches read their texts.
- * @example learntCodesOf(db, cache, 'api').endpoints[1202] // 4: `api` is a whole word of endpoint 1202's own text
+ * How many rowids, as a share of the texts, a word's learnt codes cover, counted down from the greatest: an upsert
+ * writes a service's endpoints anew, each taking the greatest `search_rowid` plus one, so after a discovery most
+ * endpoints hold the newest rowids and a few the older ones (read each time).
+ */
+const LEARNT_SPAN = 1.25;
+
+/**
+ * A word's learnt codes (LearntCodes), kept while the cache holds room: a byte per rowid of the newest 1.25 times
+ * as many as there are texts (about 780 KB at 100,000 services), learnt as searches read their texts.
+ * @example learntCodesOf(db, cache, 'api').endpoints.codes[1202 - from] // 4: `api` is a whole word of endpoint 1202's own text
  */
 export function learntCodesOf(db: DB, cache: WordCache, word: string): LearntCodes {
   const key = `codes\u0000${word}`;
   const kept = recall(cache, key) as LearntCodes | undefined;
   if (kept !== undefined) return kept;
-  const { endpoints, services } = cachedStatement(db, TEXT_ROWIDS).get() as { endpoints: number; services: number };
-  const learnt = { endpoints: new Uint8Array(endpoints), services: new Uint8Array(services) };
+  const texts = cachedStatement(db, TEXT_ROWIDS).get() as { endpointsMax: number; endpoints: number; servicesMax: number; services: number };
+  const span = (max: number, count: number) => {
+    const length = Math.min(max, Math.ceil(LEARNT_SPAN * count));
+    return { from: max + 1 - length, codes: new Uint8Array(length) };
+  };
+  const learnt = { endpoints: span(texts.endpointsMax, texts.endpoints), services: span(texts.servicesMax, texts.services) };
   keep(cache, key, learnt);
   return learnt;
 }
@@ -241,7 +252,8 @@ function recall(cache: WordCache, key: string): Entry | undefined {
   return kept;
 }
 
-const wordsOf = (set: RowidSet | Rowids | Uint8Array) => (set instanceof RowidSet ? set.memoryWords : set.byteLength / 4);
+const wordsOf = (set: RowidSet | Rowids | { codes: Uint8Array }) => (set instanceof RowidSet ? set.memoryWords
+  : 'codes' in set ? set.codes.byteLength / 4 : set.byteLength / 4);
 /** The 4-byte words an entry takes (a reach's scores, one byte each, a quarter word). */
 const sizeOf = (entry: Entry) => (entry === null ? 0
   : wordsOf(entry.endpoints) + wordsOf(entry.services) + ('ranked' in entry && entry.ranked !== null ? Math.ceil(entry.ranked.scores.length / 4) : 0));

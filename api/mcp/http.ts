@@ -15,9 +15,13 @@ const importMcp = async () => {
 let mcp: ReturnType<typeof importMcp> | undefined;
 /**
  * The SDK and the tools, loaded on the first MCP request: a server that is never asked over MCP does not hold them.
- * Imported once: an `import()` of a loaded module still resolves its specifier on every call.
+ * Imported once (an `import()` of a loaded module still resolves its specifier on every call), and again after a
+ * failure.
  */
-const loadMcp = () => (mcp ??= importMcp());
+const loadMcp = () => (mcp ??= importMcp().catch((error: unknown) => {
+  mcp = undefined;
+  throw error;
+}));
 
 /**
  * MCP over Streamable HTTP at `/mcp`, stateless with JSON answers: each POST is one JSON-RPC exchange with a server
