@@ -170,7 +170,7 @@ describe('the endpoint keys kept by triggers (migration 021)', () => {
     fill(db, 12);
     const kept = db.prepare(`SELECT id, live, latency_ms, service_flagged, service_uptime_30d, service_source_count, terms FROM service_endpoints ORDER BY id`).all();
     const tallies = db.prepare(`SELECT * FROM endpoint_tallies ORDER BY term`).all();
-    // Migrations 022 (the search texts) and 023 (the discovery listing) come after, and run again too.
+    // Migrations 022 (the search texts), 023 (the discovery listing) and 024 (input digests) come after, and run again too.
     db.exec(`DROP INDEX service_endpoints_search_keys; DROP TABLE endpoint_texts; DROP TABLE service_texts;
       DROP INDEX endpoint_challenges_listed; DROP INDEX service_endpoints_listing; DROP INDEX service_endpoints_with_input;`);
     db.exec(`DROP INDEX service_endpoints_quality; DROP INDEX service_endpoints_latency; DROP TABLE endpoint_tallies; DROP TABLE endpoint_price_tallies;`);
@@ -181,6 +181,7 @@ describe('the endpoint keys kept by triggers (migration 021)', () => {
     for (const column of ['live', 'latency_ms', 'service_flagged', 'service_uptime_30d', 'service_source_count', 'terms']) {
       db.exec(`ALTER TABLE service_endpoints DROP COLUMN ${column}`);
     }
+    db.exec('ALTER TABLE services DROP COLUMN input_digest');
     db.pragma('user_version = 20');
     db.close();
     db = openDatabase(join(dir, 'index.db'));
@@ -353,9 +354,9 @@ describe('listEndpoints over the kept keys', () => {
     };
     const dense = learntCodesOf(db, check(), 'stock');
     expect(dense.endpoints.codes.filter((code) => code > 0).length).toBeGreaterThan(20);
-    // Each upsert gives a service's endpoints new rowids: half the services written anew four times leaves the
-    // others' rowids older than the learnt codes cover, which are read each time.
-    for (let k = 0; k < 4; k++) fill(db, 20);
+    // Each write of a service gives its endpoints new rowids: half the services written anew four times (their
+    // descriptions changed) leaves the others' rowids older than the learnt codes cover, which are read each time.
+    for (let k = 0; k < 4; k++) fill(db, 20, (i) => (i % 3 === 0 ? `Weather data ${k}` : `Stock quotes ${k}`));
     vary();
     const drifted = learntCodesOf(db, check(), 'stock').endpoints;
     const oldest = db.prepare(`SELECT min(search_rowid) FROM endpoint_texts`).pluck().get() as number;

@@ -113,11 +113,12 @@ describe('the search texts kept by triggers (migration 022)', () => {
     fill(db);
     const kept = (on: DB) => [on.prepare(`SELECT * FROM endpoint_texts ORDER BY search_rowid`).all(), on.prepare(`SELECT * FROM service_texts ORDER BY rowid`).all()];
     const before = kept(db);
-    // Back to version 21: 022's tables, index and triggers and every later migration's indexes go.
+    // Back to version 21: 022's tables, index and triggers and every later migration's indexes and columns go.
     db.exec(`DROP INDEX service_endpoints_search_keys; DROP TABLE endpoint_texts; DROP TABLE service_texts;
       DROP INDEX endpoint_challenges_listed; DROP INDEX service_endpoints_listing; DROP INDEX service_endpoints_with_input;`);
     for (const name of ['service_endpoints_texts_update', 'service_endpoints_texts_delete', 'services_texts_insert', 'services_texts_update',
       'services_texts_delete']) db.exec(`DROP TRIGGER ${name}`);
+    db.exec('ALTER TABLE services DROP COLUMN input_digest');
     db.pragma('user_version = 21');
     db.close();
     db = openDatabase(join(dir, 'index.db'));

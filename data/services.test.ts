@@ -37,6 +37,24 @@ describe('services', () => {
     expect(getService(db, 'a-test')).toMatchObject({ name: 'Renamed', first_indexed: NOW, live: true, last_seen_live: '2026-11-02T00:00:00.000Z' });
   });
 
+  it('writes nothing for a service found as it was stored, and only the service whose listing changed', () => {
+    const db = openTestDatabase();
+    const found = [makeService({ id: 'a-test' }), makeService({ id: 'b-test', name: 'Bee' })];
+    upsertServices(db, found, NOW);
+    const rows = () => db.prepare(`SELECT s.id, s.updated_at, e.search_rowid, d.revision FROM services s
+      JOIN service_endpoints e ON e.service_id = s.id JOIN service_details d ON d.service_id = s.id ORDER BY s.id`).all() as Array<{ id: string }>;
+    const before = rows();
+    // A discovery reads every directory in full each time: a service listed as before keeps its rows, rowids and detail.
+    upsertServices(db, found, '2026-11-02T00:00:00.000Z');
+    expect(rows()).toEqual(before);
+    upsertServices(db, [found[0]!, { ...found[1]!, name: 'Bee Two' }], '2026-11-03T00:00:00.000Z');
+    const after = rows();
+    expect(after.filter((row) => row.id === 'a-test')).toEqual(before.filter((row) => row.id === 'a-test'));
+    expect(after.find((row) => row.id === 'b-test')).toMatchObject({ updated_at: '2026-11-03T00:00:00.000Z' });
+    expect(after.find((row) => row.id === 'b-test')).not.toEqual(before.find((row) => row.id === 'b-test'));
+    expect(getService(db, 'b-test')).toMatchObject({ name: 'Bee Two' });
+  });
+
   it('moves liveness with each probe and keeps the newest 20 probes first', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' })], NOW);

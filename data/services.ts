@@ -5,21 +5,23 @@ import { toFacets } from './facets.ts';
 import { isDelisted, withOwnerEdits } from './owner-edits.ts';
 import { storeServiceDetail } from './service-detail.ts';
 import { getService, listSourceUrls } from './service-read.ts';
+import { digest } from './digest.ts';
 import { toEndpointId } from './endpoint-id.ts';
 import { refreshEndpointPrices } from './endpoints.ts';
 import type { Rail, ServiceInput, ServiceTerms } from './types.ts';
 
 const statements = preparedOnce({
   upsert: `INSERT INTO services (id, name, category, description, endpoint, facilitator, price_usd, price_display,
-      rails, chains, assets, sources, dual_rail, first_indexed, updated_at)
+      rails, chains, assets, sources, dual_rail, first_indexed, updated_at, input_digest)
     VALUES (@id, @name, @category, @description, @endpoint, @facilitator, @price_usd, @price_display,
-      @rails, @chains, @assets, @sources, @dual_rail, @now, @now)
+      @rails, @chains, @assets, @sources, @dual_rail, @now, @now, @input_digest)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, category = excluded.category,
       description = excluded.description, endpoint = excluded.endpoint, facilitator = excluded.facilitator,
       price_usd = excluded.price_usd, price_display = excluded.price_display, rails = excluded.rails,
       chains = excluded.chains, assets = excluded.assets, sources = excluded.sources,
-      dual_rail = excluded.dual_rail, updated_at = excluded.updated_at
+      dual_rail = excluded.dual_rail, updated_at = excluded.updated_at, input_digest = excluded.input_digest
     RETURNING rowid, live_rank, flags`,
+  inputDigest: `SELECT input_digest FROM services WHERE id = ?`,
   deleteEndpoints: `DELETE FROM service_endpoints WHERE service_id = ?`,
   insertEndpoint: `INSERT INTO service_endpoints (service_id, position, url, method, description, price_usd,
       price_display, rails, chains, assets, example_body, sources, id, route_template, docs_url, tags, listed_offers,
@@ -42,14 +44,17 @@ const statements = preparedOnce({
 
 /**
  * Inserts or updates one service with its endpoints, sources, filter facets and search text, and re-renders its
- * detail answer and 30-day figures as of `now` (data/service-detail.ts).
+ * detail answer and 30-day figures as of `now` (data/service-detail.ts); whether it wrote.
  * Liveness, `first_indexed`, flags and `owner_verified` of an existing service are kept; what its owner set wins.
+ * A service stored from this same input is left as it is (migration 024): probes keep its checks, terms and detail.
  * @example upsertService(db, seedService, new Date().toISOString());
  */
-export function upsertService(db: DB, found: ServiceInput, now: string): void {
+export function upsertService(db: DB, found: ServiceInput, now: string): boolean {
   // What the verified owner set wins over what directories say (data/owner-edits.ts).
   const input = withOwnerEdits(db, found);
   const s = statements(db);
+  const inputDigest = digest(JSON.stringify(input));
+  if (s.inputDigest.pluck().get(input.id) === inputDigest) return false;
   const sourceKinds = [...new Set(input.sources.map((ref) => ref.source))].sort();
   const rails = unionRails(input.rails, readChallengeRails(db, input.id));
   const dualRail = rails.length >= 2 ? 1 : 0;
@@ -68,6 +73,7 @@ export function upsertService(db: DB, found: ServiceInput, now: string): void {
     sources: JSON.stringify(sourceKinds),
     dual_rail: dualRail,
     now,
+    input_digest: inputDigest,
   }) as { rowid: number; live_rank: number; flags: string };
 
   s.deleteEndpoints.run(input.id);
@@ -88,6 +94,7 @@ export function upsertService(db: DB, found: ServiceInput, now: string): void {
   const endpointText = [input.endpoint, ...input.endpoints.map((e) => e.url)].join(' ');
   s.insertSearch.run(rowid, input.name, input.category ?? '', input.description ?? '', endpointText);
   storeServiceDetail(db, input.id, now);
+  return true;
 }
 
 /**
@@ -101,8 +108,7 @@ export function upsertServices(db: DB, inputs: readonly ServiceInput[], now: str
     for (const input of inputs) {
       if (isDelisted(db, input.id)) continue;
       const before = changes ? readServiceState(db, input.id, true) : null;
-      upsertService(db, input, now);
-      if (changes) recordServiceChanges(db, input.id, before, now, true);
+      if (upsertService(db, input, now) && changes) recordServiceChanges(db, input.id, before, now, true);
     }
   }).immediate();
 }

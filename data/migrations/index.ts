@@ -21,6 +21,7 @@ import * as endpointSearch from './020-endpoint-search.ts';
 import * as endpointKeys from './021-endpoint-keys.ts';
 import * as searchTexts from './022-search-texts.ts';
 import * as discoveryListing from './023-discovery-listing.ts';
+import * as serviceInputDigest from './024-service-input-digest.ts';
 import type { DB } from '../db.ts';
 
 /**
@@ -51,4 +52,5 @@ export const migrations: ReadonlyArray<{ name: string; up: string; backfill?: (d
   { name: '021-endpoint-keys', ...endpointKeys },
   { name: '022-search-texts', ...searchTexts },
   { name: '023-discovery-listing', ...discoveryListing },
+  { name: '024-service-input-digest', ...serviceInputDigest },
 ];
