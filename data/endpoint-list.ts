@@ -108,9 +108,10 @@ const RARITY_CAP = 2_000;
 const INDEXED_WORD = `e.search_rowid IN (SELECT rowid FROM endpoints_fts WHERE endpoints_fts MATCH ?
   UNION ALL SELECT search_rowid FROM service_endpoints WHERE service_id IN
     (SELECT id FROM services WHERE rowid IN (SELECT rowid FROM services_fts WHERE services_fts MATCH ?)))`;
+/** A phrase's matches in one full-text index (`endpoints_fts` or `services_fts`), counted up to a bound given. */
+const matchesUpTo = (index: string) => `(SELECT count(*) FROM (SELECT 1 FROM ${index} WHERE ${index} MATCH ? LIMIT ?))`;
 /** A word's matches in each index, counted up to RARITY_CAP from the indexes alone. */
-const MATCHES = `SELECT (SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE endpoints_fts MATCH ? LIMIT ${RARITY_CAP})) AS endpoints,
-  (SELECT count(*) FROM (SELECT 1 FROM services_fts WHERE services_fts MATCH ? LIMIT ${RARITY_CAP})) AS services`;
+const MATCHES = `SELECT ${matchesUpTo('endpoints_fts')} AS endpoints, ${matchesUpTo('services_fts')} AS services`;
 
 /**
  * The words of `q` as conditions narrowing the search before each word is tested on the whole text (toWhere), which
@@ -137,10 +138,7 @@ function pushWords(db: DB, cache: EndpointCache, where: Where, words: string[], 
 
 /** The matches a word's indexes are counted up to, as a share of the endpoints and of the services: half of either. */
 const MOST = 0.5;
-const INDEX_MATCHES = {
-  endpoints: `SELECT count(*) FROM (SELECT 1 FROM endpoints_fts WHERE endpoints_fts MATCH ? LIMIT ?)`,
-  services: `SELECT count(*) FROM (SELECT 1 FROM services_fts WHERE services_fts MATCH ? LIMIT ?)`,
-};
+const INDEX_MATCHES = { endpoints: `SELECT ${matchesUpTo('endpoints_fts')}`, services: `SELECT ${matchesUpTo('services_fts')}` };
 
 /**
  * Whether a word common past RARITY_CAP is in the text of half the endpoints or of their services, or more (`api`:
@@ -199,7 +197,7 @@ const bound = (db: DB, cache: EndpointCache, params: unknown[]) => params.map((p
 function reachOf(db: DB, cache: EndpointCache, word: string): number {
   const reach = cache.wordReach.get(word);
   if (reach !== undefined) return reach;
-  const found = cachedStatement(db, MATCHES).get(phraseOf(word), servicePhraseOf(word)) as { endpoints: number; services: number };
+  const found = cachedStatement(db, MATCHES).get(phraseOf(word), RARITY_CAP, servicePhraseOf(word), RARITY_CAP) as { endpoints: number; services: number };
   return keepAtMost(cache.wordReach, word, found.endpoints + found.services * cache.endpointsPerService, MAX_CACHED_QUERIES);
 }
 

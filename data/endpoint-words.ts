@@ -218,9 +218,9 @@ const TEXT_ROWIDS = `SELECT (SELECT coalesce(max(search_rowid), 0) FROM endpoint
   (SELECT coalesce(max(rowid), 0) FROM service_texts) AS servicesMax, (SELECT count(*) FROM service_texts) AS services`;
 
 /**
- * How many rowids, as a share of the texts, a word's learnt codes cover, counted down from the greatest: an upsert
- * writes a service's endpoints anew, each taking the greatest `search_rowid` plus one, so after a discovery most
- * endpoints hold the newest rowids and a few the older ones (read each time).
+ * How many rowids, as a share of the texts, a word's learnt codes cover, counted down from the greatest: a write of a
+ * service whose listing changed writes its endpoints anew, each taking the greatest `search_rowid` plus one, so the
+ * rowids drift up and the oldest fall outside (read each time).
  */
 const LEARNT_SPAN = 1.25;
 

@@ -43,20 +43,16 @@ describe('RowidsBuilder', () => {
   });
 
   it('joins its chunks in order past a chunk\'s most (65,536), and widens those gathered before a rowid that does not fit', () => {
+    const expectGathered = (rowids: number[], kind: typeof Uint32Array | typeof Float64Array) => {
+      const gathered = new RowidsBuilder();
+      for (const rowid of rowids) gathered.push(rowid);
+      const done = gathered.done();
+      expect(done).toBeInstanceOf(kind);
+      expect(done.length).toBe(rowids.length);
+      expect(done.findIndex((rowid, k) => rowid !== rowids[k])).toBe(-1);
+    };
     const pushed = Array.from({ length: 200_000 }, (_, k) => (k * 7_919) % 1_000_003);
-    const gathered = new RowidsBuilder();
-    for (const rowid of pushed) gathered.push(rowid);
-    const done = gathered.done();
-    expect(done).toBeInstanceOf(Uint32Array);
-    expect(done.length).toBe(pushed.length);
-    expect(done.findIndex((rowid, k) => rowid !== pushed[k])).toBe(-1);
-
-    const wide = [...pushed.slice(0, 150_000), 2 ** 40, ...pushed.slice(150_000)];
-    const widened = new RowidsBuilder();
-    for (const rowid of wide) widened.push(rowid);
-    const wideDone = widened.done();
-    expect(wideDone).toBeInstanceOf(Float64Array);
-    expect(wideDone.length).toBe(wide.length);
-    expect(wideDone.findIndex((rowid, k) => rowid !== wide[k])).toBe(-1);
+    expectGathered(pushed, Uint32Array);
+    expectGathered([...pushed.slice(0, 150_000), 2 ** 40, ...pushed.slice(150_000)], Float64Array);
   });
 });

@@ -44,17 +44,26 @@ const statements = preparedOnce({
 
 /**
  * Inserts or updates one service with its endpoints, sources, filter facets and search text, and re-renders its
- * detail answer and 30-day figures as of `now` (data/service-detail.ts); whether it wrote.
+ * detail answer and 30-day figures as of `now` (data/service-detail.ts).
  * Liveness, `first_indexed`, flags and `owner_verified` of an existing service are kept; what its owner set wins.
  * A service stored from this same input is left as it is (migration 024): probes keep its checks, terms and detail.
  * @example upsertService(db, seedService, new Date().toISOString());
  */
-export function upsertService(db: DB, found: ServiceInput, now: string): boolean {
+export function upsertService(db: DB, found: ServiceInput, now: string): void {
+  const write = toWrite(db, found);
+  if (write) writeService(db, write, now);
+}
+
+/** What an upsert of `found` writes, with its digest; null when the service is stored from it already. */
+function toWrite(db: DB, found: ServiceInput): { input: ServiceInput; inputDigest: string } | null {
   // What the verified owner set wins over what directories say (data/owner-edits.ts).
   const input = withOwnerEdits(db, found);
-  const s = statements(db);
   const inputDigest = digest(JSON.stringify(input));
-  if (s.inputDigest.pluck().get(input.id) === inputDigest) return false;
+  return statements(db).inputDigest.pluck().get(input.id) === inputDigest ? null : { input, inputDigest };
+}
+
+function writeService(db: DB, { input, inputDigest }: { input: ServiceInput; inputDigest: string }, now: string): void {
+  const s = statements(db);
   const sourceKinds = [...new Set(input.sources.map((ref) => ref.source))].sort();
   const rails = unionRails(input.rails, readChallengeRails(db, input.id));
   const dualRail = rails.length >= 2 ? 1 : 0;
@@ -94,7 +103,6 @@ export function upsertService(db: DB, found: ServiceInput, now: string): boolean
   const endpointText = [input.endpoint, ...input.endpoints.map((e) => e.url)].join(' ');
   s.insertSearch.run(rowid, input.name, input.category ?? '', input.description ?? '', endpointText);
   storeServiceDetail(db, input.id, now);
-  return true;
 }
 
 /**
@@ -106,9 +114,11 @@ export function upsertServices(db: DB, inputs: readonly ServiceInput[], now: str
   const changes = options.changes ?? true;
   db.transaction(() => {
     for (const input of inputs) {
-      if (isDelisted(db, input.id)) continue;
+      const write = isDelisted(db, input.id) ? null : toWrite(db, input);
+      if (write === null) continue;
       const before = changes ? readServiceState(db, input.id, true) : null;
-      if (upsertService(db, input, now) && changes) recordServiceChanges(db, input.id, before, now, true);
+      writeService(db, write, now);
+      if (changes) recordServiceChanges(db, input.id, before, now, true);
     }
   }).immediate();
 }
