@@ -15,6 +15,7 @@ import { OPERATIONS } from './operations/index.ts';
 import { toOwnOrigin } from './origin.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit.ts';
 import { createSiteHandler, type StaticSiteOptions } from './static.ts';
+import type { DetailCacheOptions } from '../data/detail-cache.ts';
 import { getPurchase } from '../data/purchases.ts';
 import type { Purchase } from './purchase/schemas.ts';
 
@@ -30,6 +31,8 @@ export interface AppDeps {
   lookup?: (host: string) => Promise<string[]>;
   /** TXT lookups for claims; by default the DNS_SERVERS (else the system's) resolver, with a time limit. */
   dns?: DnsResolver;
+  /** How the detail lane holds answers in memory (data/detail-cache.ts); tests hold every answer they read. */
+  detailCache?: DetailCacheOptions;
   /** Called after an owner's write (edit, delist, relist, recheck), so the pages follow (npm start re-renders them). */
   onDataChanged?: () => void;
   /** The built site to serve for non-API GET and HEAD paths (api/static.ts); without it they answer JSON 404s. */
@@ -126,7 +129,7 @@ export function createApp(deps: AppDeps): App {
   return {
     fetch,
     request: async (input, init) => fetch(toRequest(input, init)),
-    toNodeHandler: (routed) => withDetailLane(routed, layer, deps.db),
+    toNodeHandler: (routed) => withDetailLane(routed, layer, deps.db, deps.detailCache),
     answerUnreadable: layer.answerUnreadable,
   };
 }

@@ -55,7 +55,7 @@ describe('withDetailLane', () => {
     const server: Server = createServer(withDetailLane((request, response) => {
       routed.push(`${request.method} ${request.url}`);
       response.writeHead(599).end('routed');
-    }, layer, db));
+    }, layer, db, { admittedShare: 1 }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise((resolve) => server.close(resolve)));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createDetailCache, type CachedDetail } from '../data/detail-cache.ts';
+import { createDetailCache, type CachedDetail, type DetailCacheOptions } from '../data/detail-cache.ts';
 import type { DB } from '../data/db.ts';
 import type { HttpLayer } from './http.ts';
 
@@ -25,8 +25,8 @@ const BATCH = 'batch';
  * The app's Node handler: `routed` (srvx's), behind the detail lane.
  * @example server.on('request', withDetailLane(srvxHandler, layer, db));
  */
-export function withDetailLane(routed: NodeHandler, layer: HttpLayer, db: DB): NodeHandler {
-  const details = createDetailCache(db);
+export function withDetailLane(routed: NodeHandler, layer: HttpLayer, db: DB, cache?: DetailCacheOptions): NodeHandler {
+  const details = createDetailCache(db, cache);
   return (request, response) => {
     const method = request.method ?? 'GET';
     const id = method === 'GET' || method === 'HEAD' ? toPlainDetailId(request.url ?? '') : null;

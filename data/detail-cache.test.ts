@@ -111,6 +111,9 @@ describe('AnswerRing', () => {
   });
 });
 
+/** Every answer read from SQLite is held, so what a test reads once it finds in memory next. */
+const HOLD_EVERY_ANSWER = { admittedShare: 1 };
+
 describe('createDetailCache', () => {
   const dirs: string[] = [];
   afterEach(() => {
@@ -127,7 +130,7 @@ describe('createDetailCache', () => {
   it('answers the stored detail as UTF-8 bytes with its digest, and null for no service', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test', name: 'Café ☕ API' })], NOW);
-    const details = createDetailCache(db);
+    const details = createDetailCache(db, HOLD_EVERY_ANSWER);
     const stored = readServiceDetail(db, 'a-test')!;
     for (let i = 0; i < 2; i++) {
       const answer = details.read('a-test')!;
@@ -142,7 +145,7 @@ describe('createDetailCache', () => {
     const named = (from: number, to: number) => Array.from({ length: to - from }, (_, k) =>
       makeService({ id: `s${from + k}-test`, name: `Service ${from + k} ☕`, description: 'x'.repeat((from + k) * 97) }));
     upsertServices(db, named(0, 6), NOW);
-    const details = createDetailCache(db);
+    const details = createDetailCache(db, HOLD_EVERY_ANSWER);
     // The sampled services change after the dictionary was read from them: what the cache holds must not.
     upsertServices(db, [...named(0, 6).map((service) => ({ ...service, name: `${service.name} renamed` })), ...named(6, 12)], NOW);
     for (let round = 0; round < 2; round++) {
@@ -156,17 +159,17 @@ describe('createDetailCache', () => {
   it('answers from memory what it holds: a row changed without a new revision is not read again', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' })], NOW);
-    const details = createDetailCache(db);
+    const details = createDetailCache(db, HOLD_EVERY_ANSWER);
     const first = details.read('a-test')!.body.toString();
     db.prepare(`UPDATE service_details SET body = '{}' WHERE service_id = 'a-test'`).run();
     expect(details.read('a-test')!.body.toString()).toBe(first);
-    expect(createDetailCache(db).read('a-test')!.body.toString()).toBe('{}');
+    expect(createDetailCache(db, HOLD_EVERY_ANSWER).read('a-test')!.body.toString()).toBe('{}');
   });
 
   it('forgets a service rewritten in this process at once', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' }), makeService({ id: 'b-test' })], NOW);
-    const details = createDetailCache(db);
+    const details = createDetailCache(db, HOLD_EVERY_ANSWER);
     details.read('a-test');
     const b = details.read('b-test')!.body.toString();
     recordProbe(db, probe('a-test', 'answered 404'));
@@ -177,7 +180,7 @@ describe('createDetailCache', () => {
   it('does not forget again what it re-read after a rewrite it already handled', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' }), makeService({ id: 'b-test' })], NOW);
-    const details = createDetailCache(db);
+    const details = createDetailCache(db, HOLD_EVERY_ANSWER);
     details.read('a-test');
     recordProbe(db, probe('a-test', 'answered 404'));
     const reread = details.read('a-test')!.body.toString();
@@ -189,7 +192,7 @@ describe('createDetailCache', () => {
   it('forgets everything at once after more rewrites than it would list one by one', () => {
     const db = openTestDatabase();
     upsertServices(db, [makeService({ id: 'a-test' })], NOW);
-    const details = createDetailCache(db);
+    const details = createDetailCache(db, HOLD_EVERY_ANSWER);
     details.read('a-test');
     db.prepare(`UPDATE service_details SET body = '{}' WHERE service_id = 'a-test'`).run();
     upsertServices(db, Array.from({ length: 1100 }, (_, i) => makeService({ id: `s${i}-test` })), NOW);
@@ -200,7 +203,7 @@ describe('createDetailCache', () => {
   it('forgets a service another process rewrote once the check is due, and only that one', async () => {
     const { path, served } = servedFile();
     upsertServices(served, [makeService({ id: 'a-test' }), makeService({ id: 'b-test' })], NOW);
-    const details = createDetailCache(served);
+    const details = createDetailCache(served, HOLD_EVERY_ANSWER);
     expect(JSON.parse(details.read('a-test')!.body.toString()).live).toBeNull();
     details.read('b-test');
     const crawler = openDatabase(path);
@@ -211,5 +214,27 @@ describe('createDetailCache', () => {
     expect(JSON.parse(details.read('a-test')!.body.toString())).toMatchObject({ live: false, probes: [{ reason: 'answered 404' }] });
     expect(JSON.parse(details.read('b-test')!.body.toString()).id).toBe('b-test');
     served.close();
+  });
+
+  it('still hits under a walk over more services than it holds, taking in one answer in eight', () => {
+    const db = openTestDatabase();
+    const ids = Array.from({ length: 80 }, (_, i) => `s${i}-test`);
+    upsertServices(db, ids.map((id) => makeService({ id })), NOW);
+    // Room for 40 answers (one a 512 B of ring), a walk over 80: each answer comes round again after 79 others.
+    const heldAfterWalks = (admittedShare: number) => {
+      let seed = 7;
+      const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+      const details = createDetailCache(db, { capacityBytes: 40 * 512, admittedShare, random });
+      for (let walk = 0; walk < 40; walk++) for (const id of ids) details.read(id);
+      const bodies = new Map(ids.map((id) => [id, details.read(id)!.body.toString()]));
+      // Rewritten without a new revision: what the cache answers unchanged, it answered from memory.
+      db.prepare(`UPDATE service_details SET body = '{}'`).run();
+      const held = ids.filter((id) => details.read(id)!.body.toString() === bodies.get(id)).length;
+      db.prepare(`DELETE FROM service_details`).run();
+      upsertServices(db, ids.map((id) => makeService({ id, name: `Renamed ${id}` })), NOW);
+      return held;
+    };
+    expect(heldAfterWalks(1)).toBe(0);
+    expect(heldAfterWalks(1 / 8)).toBeGreaterThanOrEqual(28);
   });
 });

@@ -6,10 +6,12 @@ import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, li
 /*
  * Detail answers held in memory, so a lookup of a service asked for recently costs no SQLite read (the read is most
  * of a lookup's time: BENCHMARKS.md). They are kept LZ4-compressed in one ring of bytes allocated once, which bounds
- * the memory whatever the traffic, and evicts without leaving garbage for V8 to collect: about 20,000 answers fit in
- * the default 19 MB. An answer is forgotten when its service is rewritten, by this process or any other: the cache
- * asks SQLite which details were rewritten since the last revision it saw (data/service-detail.ts); at once after a
- * write of this process, at most FRESHNESS_CHECK_MS after another's.
+ * the memory whatever the traffic, and evicts without leaving garbage for V8 to collect: about 13,000 answers fit in
+ * the default 12 MB. An answer read from SQLite is held one time in ADMITTED_SHARE: a client walking more services
+ * than the ring holds would otherwise push out each answer before it is asked again (the ring evicts the oldest
+ * written), and no lookup would hit. An answer is forgotten when its service is rewritten, by this process or any
+ * other: the cache asks SQLite which details were rewritten since the last revision it saw
+ * (data/service-detail.ts); at once after a write of this process, at most FRESHNESS_CHECK_MS after another's.
  */
 
 /**
@@ -25,10 +27,19 @@ export const FRESHNESS_CHECK_MS = 10;
 const FORGET_ONE_BY_ONE = 1024;
 
 /**
- * The ring's size: about 20,000 answers (a fifth of the 100,000-service benchmark) of about 950 bytes compressed,
- * with every listed endpoint record in the answer (6.2 KB raw on average).
+ * The ring's size: about 13,000 answers of about 950 bytes compressed (with every listed endpoint record in the
+ * answer: 6.2 KB raw on average), an eighth of the 100,000-service benchmark. Every megabyte counts toward the API's
+ * RSS target (150 MB).
  */
-export const DETAIL_CACHE_BYTES = 19 * 1024 * 1024;
+export const DETAIL_CACHE_BYTES = 12 * 1024 * 1024;
+
+/**
+ * The share of answers read from SQLite that the ring takes in. Under a walk over more services than it holds, a ring
+ * that took in every answer would hit none (each is evicted before it comes round again); taking in one in eight,
+ * it keeps nearly as many as it can hold of any set asked over and over, and a service asked often gets in after a
+ * few asks. A miss that is not held costs no compression either.
+ */
+export const ADMITTED_SHARE = 1 / 8;
 
 /**
  * The start of every compressed answer: LZ4 can refer back into it, so the keys and common values an answer
@@ -102,10 +113,18 @@ export interface DetailCache {
   read(id: string): CachedDetail | null;
 }
 
+export interface DetailCacheOptions {
+  capacityBytes?: number;
+  /** The share of answers read from SQLite that are held (ADMITTED_SHARE), drawn with `random`. */
+  admittedShare?: number;
+  random?: () => number;
+}
+
 /**
  * @example const details = createDetailCache(db); details.read('api-example-com')?.body; // <Buffer 7b 22 ...>
  */
-export function createDetailCache(db: DB, capacityBytes = DETAIL_CACHE_BYTES): DetailCache {
+export function createDetailCache(db: DB, options: DetailCacheOptions = {}): DetailCache {
+  const { capacityBytes = DETAIL_CACHE_BYTES, admittedShare = ADMITTED_SHARE, random = Math.random } = options;
   const ring = new AnswerRing(capacityBytes);
   const dictionary = toDictionary(db);
   const freshness = { revision: getLatestDetailRevision(db), writes: countDetailWrites(db), checkedAt: performance.now() };
@@ -134,11 +153,17 @@ export function createDetailCache(db: DB, capacityBytes = DETAIL_CACHE_BYTES): D
       const stored = readServiceDetail(db, id);
       if (!stored) return null;
       const body = Buffer.from(stored.body);
-      ring.put(id, compressSync(body, dictionary), stored.digest);
+      if (random() < admittedShare) ring.put(ownCopy(id), compressSync(body, dictionary), stored.digest);
       return { body, digest: stored.digest };
     },
   };
 }
+
+/**
+ * A string of its own with the same text: an id sliced from a request's path keeps the whole path alive for as long
+ * as the ring holds it as a key.
+ */
+const ownCopy = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
 
 interface Slot {
   key: string;
