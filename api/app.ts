@@ -9,7 +9,6 @@ import { apiError } from './errors.ts';
 import { withDetailLane, type NodeHandler } from './detail-lane.ts';
 import { createHttpLayer, isApiPath, toRequestClient, type HttpLayer } from './http.ts';
 import { mcpRoutes } from './mcp/http.ts';
-import { createOpenApiDocument } from './openapi.ts';
 import { readPart, type Operation, type OperationContext } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { toOwnOrigin } from './origin.ts';
@@ -62,12 +61,23 @@ export interface App {
   answerUnreadable: HttpLayer['answerUnreadable'];
 }
 
+/**
+ * The app's OpenAPI document, made on its first request: a server no one asks for it does not hold the document or
+ * its generator (about 1.5 MB of the heap). Made again after a failure.
+ */
+function openApiDocument(baseUrl: string | null): () => Promise<unknown> {
+  let made: Promise<unknown> | undefined;
+  return () => (made ??= import('./openapi.ts').then(({ createOpenApiDocument }) => createOpenApiDocument(baseUrl)).catch((error: unknown) => {
+    made = undefined;
+    throw error;
+  }));
+}
+
 function toRoutes(runtime: Runtime, layer: HttpLayer): Route[] {
   const { deps } = runtime;
-  const openapi = createOpenApiDocument(deps.config.baseUrl);
   return [
     ...OPERATIONS.map((operation) => toRoute(operation, runtime)),
-    { method: 'GET', path: '/openapi.json', handler: () => openapi },
+    { method: 'GET', path: '/openapi.json', handler: openApiDocument(deps.config.baseUrl) },
     ...mcpRoutes(runtime, layer),
     badgeRoute(deps),
   ];

@@ -7,7 +7,7 @@ import { countDetailWrites, getLatestDetailRevision, listDetailsChangedSince, li
  * Detail answers held in memory, so a lookup of a service asked for recently costs no SQLite read (the read is most
  * of a lookup's time: BENCHMARKS.md). They are kept LZ4-compressed in one ring of bytes allocated once, which bounds
  * the memory whatever the traffic, and evicts without leaving garbage for V8 to collect: about 13,000 answers fit in
- * the default 12 MB. An answer read from SQLite is held one time in ADMITTED_SHARE: a client walking more services
+ * the default 11 MB. An answer read from SQLite is held one time in ADMITTED_SHARE: a client walking more services
  * than the ring holds would otherwise push out each answer before it is asked again (the ring evicts the oldest
  * written), and no lookup would hit. An answer is forgotten when its service is rewritten, by this process or any
  * other: the cache asks SQLite which details were rewritten since the last revision it saw
@@ -27,11 +27,11 @@ export const FRESHNESS_CHECK_MS = 10;
 const FORGET_ONE_BY_ONE = 1024;
 
 /**
- * The ring's size: about 13,000 answers of about 950 bytes compressed (with every listed endpoint record in the
+ * The ring's size: about 13,000 answers of about 870 bytes compressed (with every listed endpoint record in the
  * answer: 6.2 KB raw on average), an eighth of the 100,000-service benchmark. Every megabyte counts toward the API's
  * RSS target (150 MB).
  */
-export const DETAIL_CACHE_BYTES = 12 * 1024 * 1024;
+export const DETAIL_CACHE_BYTES = 11 * 1024 * 1024;
 
 /**
  * The share of answers read from SQLite that the ring takes in. Under a walk over more services than it holds, a ring
@@ -82,12 +82,13 @@ const DICTIONARY = Buffer.from(JSON.stringify({
 } satisfies ServiceDetail));
 
 /**
- * Besides the fixed part, the dictionary holds a few answers the database holds (the newest written), up to this
+ * Besides the fixed part, the dictionary holds some answers the database holds (the newest written), up to this
  * many bytes: answers share more with each other than with any fixed text (their endpoints' offers, URLs and checks),
- * so each is compressed about a fifth smaller. LZ4 reads at most 64 KiB of dictionary.
+ * so each is compressed a fifth smaller with four of them, a tenth smaller again with ten. LZ4 reads at most 64 KiB
+ * of dictionary, the fixed part (4 KiB) included.
  */
-const SAMPLED_ANSWERS = 4;
-const SAMPLED_BYTES = 32 * 1024;
+const SAMPLED_ANSWERS = 10;
+const SAMPLED_BYTES = 56 * 1024;
 
 /** The dictionary of one cache: sampled answers, then the fixed part (read once: every held answer depends on it). */
 function toDictionary(db: DB): Buffer {

@@ -142,24 +142,43 @@ interface Matches {
   rowids: Rowids | null;
 }
 
-/** At most this many matches of a filter are kept (4 bytes each): more are dense enough for a walk to find soon. */
-const MAX_KEPT_MATCHES = 5_000;
+/**
+ * At most this many matches of a filter are kept (4 bytes each; every listed endpoint at 100,000 services, 14,500):
+ * a page of kept matches is read by its rowids, where a page past the first walks every match before its offset.
+ */
+const MAX_KEPT_MATCHES = 32_768;
+/** At most this many matches are kept over every filter (2 MB), whatever the filters asked. */
+const MAX_KEPT_ROWIDS = 500_000;
 /** At most this many filters' matches, and words' reaches, are kept between changes. */
 const MAX_KEPT = 200;
 /** Since the last change: each filter's matches (paging through a Bazaar asks the same total on each page). */
-const keptMatches = changeClearedCache(() => new Map<string, Matches>());
+const keptMatches = changeClearedCache(() => ({ held: new Map<string, Matches>(), rowids: 0 }));
 /** Since the last change: each word's reach, counted up to the listed total. */
 const keptReaches = changeClearedCache(() => new Map<string, number>());
 
 const kept = <T>(held: Map<string, T>, key: string, find: () => T): T => held.get(key) ?? keepAtMost(held, key, find(), MAX_KEPT);
 
 function matchesOf(db: DB, where: Where, keptAtMost = MAX_KEPT_MATCHES): Matches {
-  return kept(keptMatches(db), JSON.stringify([where, keptAtMost]), () => {
-    const few = cachedStatement(db, `SELECT k.search_rowid ${listedFrom(where)} ORDER BY l.endpoint_id LIMIT ?`)
-      .pluck().all(...paramsOf(where), keptAtMost + 1) as number[];
-    if (few.length <= keptAtMost) return { total: few.length, rowids: toRowids(few) };
-    return { total: cachedStatement(db, `SELECT count(*) ${listedFrom(where)}`).pluck().get(...paramsOf(where)) as number, rowids: null };
-  });
+  const cache = keptMatches(db);
+  const key = JSON.stringify([where, keptAtMost]);
+  const held = cache.held.get(key);
+  if (held) return held;
+  const matches = readMatches(db, where, keptAtMost);
+  const rowids = matches.rowids?.length ?? 0;
+  if (cache.held.size >= MAX_KEPT || cache.rowids + rowids > MAX_KEPT_ROWIDS) {
+    cache.held.clear();
+    cache.rowids = 0;
+  }
+  cache.held.set(key, matches);
+  cache.rowids += rowids;
+  return matches;
+}
+
+function readMatches(db: DB, where: Where, keptAtMost: number): Matches {
+  const few = cachedStatement(db, `SELECT k.search_rowid ${listedFrom(where)} ORDER BY l.endpoint_id LIMIT ?`)
+    .pluck().all(...paramsOf(where), keptAtMost + 1) as number[];
+  if (few.length <= keptAtMost) return { total: few.length, rowids: toRowids(few) };
+  return { total: cachedStatement(db, `SELECT count(*) ${listedFrom(where)}`).pluck().get(...paramsOf(where)) as number, rowids: null };
 }
 
 const RESOURCE_COLUMNS = `${ENDPOINT_COLUMNS}, ch.x402_version, ch.accepts, ch.seen_at, s.name AS service_name`;
