@@ -17,7 +17,7 @@
 import type { EndpointFilters, EndpointQuery } from '../domain/endpoint-query.ts';
 import type { EndpointItem, EndpointSort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
-import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
+import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
 import { changeClearedCache, keepAtMost, RowidsBuilder, toRowids, type Rowids } from './list-cache.ts';
 import { rankedMatchesOf, MAX_RANKED_WORDS } from './endpoint-rank.ts';
@@ -263,7 +263,7 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
   const rowids = order ? [...order.subarray(offset, offset + limit + 1)] : readWalk(db, cache, plan, limit + 1, offset);
   const rows = readPage(db, rowids.slice(0, limit));
   const endpoints = rows.map((row): EndpointItem => ({
-    ...toEndpoint(row, row.is_main === 1 ? readMainCheck(db, row.service_id) : null),
+    ...toEndpoint(row),
     service: {
       id: row.service_id, name: row.service_name, live: row.service_live === null ? null : row.service_live === 1,
       flags: JSON.parse(row.service_flags), uptime_30d: row.service_uptime,

@@ -1,5 +1,5 @@
 import { toEndpointPrice } from '../domain/offers.ts';
-import type { Endpoint, EndpointCheck, Offer, Probe } from '../domain/schemas.ts';
+import type { Endpoint, Offer } from '../domain/schemas.ts';
 import { preparedOnce, type DB } from './db.ts';
 import type { ChallengeRecord } from './types.ts';
 
@@ -10,10 +10,15 @@ import type { ChallengeRecord } from './types.ts';
  * lists filter and sort by them without reading any offer; every write of endpoints or challenges refreshes them here.
  */
 
-/** The columns an Endpoint is read from; `e` the endpoint, `s` its service, `c` its check, `ch` its challenge. */
+/**
+ * The columns an Endpoint is read from; `e` the endpoint, `s` its service, `c` its check, `ch` its challenge, `p` its
+ * service's newest probe when it is the main endpoint (which is probed every pass, so that probe is its check).
+ */
 export const ENDPOINT_COLUMNS = `e.id, e.service_id, e.method, e.url, e.route_template, e.description, e.docs_url,
   e.price_usd, e.price_display, e.listed_offers, ch.offers AS challenge_offers, e.input, e.output, e.tags, e.sources,
-  e.url = s.endpoint AS is_main, s.live AS service_live, c.checked_at, c.ok, c.status_code, c.latency_ms, c.reason`;
+  e.url = s.endpoint AS is_main, s.live AS service_live, c.checked_at, c.ok, c.status_code, c.latency_ms, c.reason,
+  p.probed_at AS probe_at, p.ok AS probe_ok, p.status_code AS probe_status_code, p.latency_ms AS probe_latency_ms,
+  p.reason AS probe_reason`;
 
 /** The endpoint's liveness: the main endpoint's is its service's last probe, any other's its last check. */
 export const ENDPOINT_LIVE = `(CASE WHEN e.url = s.endpoint THEN s.live ELSE c.ok END)`;
@@ -23,21 +28,22 @@ export const ENDPOINT_TEXT = `lower(coalesce(e.description, '') || ' ' || e.url 
 /** The joins ENDPOINT_COLUMNS read from, after `FROM service_endpoints e`. */
 export const ENDPOINT_JOINS = `JOIN services s ON s.id = e.service_id
   LEFT JOIN endpoint_checks c ON c.service_id = e.service_id AND c.method = coalesce(e.method, '') AND c.url = e.url
-  LEFT JOIN endpoint_challenges ch ON ch.endpoint_id = e.id`;
+  LEFT JOIN endpoint_challenges ch ON ch.endpoint_id = e.id
+  LEFT JOIN probes p ON p.id = CASE WHEN e.url = s.endpoint THEN (SELECT q.id FROM probes q WHERE q.service_id = e.service_id
+    ORDER BY q.probed_at DESC, q.id DESC LIMIT 1) END`;
 
 export interface EndpointRow {
   id: string; service_id: string; method: string | null; url: string; route_template: string | null;
   description: string | null; docs_url: string | null; price_usd: number | null; price_display: string | null;
   listed_offers: string; challenge_offers: string | null; input: string | null; output: string | null; tags: string;
   sources: string; is_main: number; service_live: number | null; checked_at: string | null; ok: number | null;
-  status_code: number | null; latency_ms: number | null; reason: string | null;
+  status_code: number | null; latency_ms: number | null; reason: string | null; probe_at: string | null;
+  probe_ok: number | null; probe_status_code: number | null; probe_latency_ms: number | null; probe_reason: string | null;
 }
 
 const statements = preparedOnce({
   byId: `SELECT ${ENDPOINT_COLUMNS} FROM service_endpoints e ${ENDPOINT_JOINS} WHERE e.id = ?`,
   ofService: `SELECT ${ENDPOINT_COLUMNS} FROM service_endpoints e ${ENDPOINT_JOINS} WHERE e.service_id = ? ORDER BY e.position`,
-  newestProbe: `SELECT probed_at AS at, ok, status_code, latency_ms, reason FROM probes WHERE service_id = ?
-    ORDER BY probed_at DESC, id DESC LIMIT 1`,
   prices: `SELECT e.id, e.price_usd, e.listed_offers, ch.offers AS challenge_offers FROM service_endpoints e
     LEFT JOIN endpoint_challenges ch ON ch.endpoint_id = e.id WHERE e.service_id = ?`,
   setMin: `UPDATE service_endpoints SET min_usd = ? WHERE id = ? AND min_usd IS NOT ?`,
@@ -60,13 +66,12 @@ function standingOffers(row: { listed_offers: string; challenge_offers: string |
   return JSON.parse(row.challenge_offers ?? row.listed_offers) as Offer[];
 }
 
-/**
- * An endpoint row as the API answers it; `newestProbe` is the service's last probe, the main endpoint's check.
- */
-export function toEndpoint(row: EndpointRow, newestProbe: EndpointCheck | null): Endpoint {
+/** An endpoint row as the API answers it. */
+export function toEndpoint(row: EndpointRow): Endpoint {
   const offers = standingOffers(row);
-  const lastCheck: EndpointCheck | null = row.is_main === 1
-    ? newestProbe
+  const lastCheck = row.is_main === 1
+    ? (row.probe_at === null ? null
+      : { at: row.probe_at, ok: row.probe_ok === 1, status_code: row.probe_status_code, latency_ms: row.probe_latency_ms, reason: row.probe_reason })
     : row.checked_at === null
       ? null
       : { at: row.checked_at, ok: row.ok === 1, status_code: row.status_code, latency_ms: row.latency_ms, reason: row.reason };
@@ -80,29 +85,15 @@ export function toEndpoint(row: EndpointRow, newestProbe: EndpointCheck | null):
   };
 }
 
-/** A service's newest probe as its main endpoint's check, or null when never probed. */
-export function readMainCheck(db: DB, serviceId: string): EndpointCheck | null {
-  const row = statements(db).newestProbe.get(serviceId) as (Omit<EndpointCheck, 'ok'> & { ok: number }) | undefined;
-  return row ? { ...row, ok: row.ok === 1 } : null;
-}
-
 /** One endpoint by id (lower-cased), or null. */
 export function getEndpoint(db: DB, id: string): Endpoint | null {
   const row = statements(db).byId.get(id) as EndpointRow | undefined;
-  return row ? toEndpoint(row, row.is_main === 1 ? readMainCheck(db, row.service_id) : null) : null;
+  return row ? toEndpoint(row) : null;
 }
 
-/**
- * Every listed endpoint of a service, the main one first, each with its last check; the main endpoint's is its
- * newest probe (`newestProbe`), since it is probed every pass.
- */
-export function listServiceEndpoints(db: DB, serviceId: string, main: { newestProbe: Probe | undefined }): Endpoint[] {
-  const probe = main.newestProbe;
-  const check = probe
-    ? { at: probe.probed_at, ok: probe.ok, status_code: probe.status_code, latency_ms: probe.latency_ms, reason: probe.reason }
-    : null;
-  const rows = statements(db).ofService.all(serviceId) as EndpointRow[];
-  return rows.map((row) => toEndpoint(row, check));
+/** Every listed endpoint of a service, the main one first, each with its last check. */
+export function listServiceEndpoints(db: DB, serviceId: string): Endpoint[] {
+  return (statements(db).ofService.all(serviceId) as EndpointRow[]).map(toEndpoint);
 }
 
 /**

@@ -21,7 +21,7 @@ function probe(ok: boolean, at: string) {
 function assembled(db: DB, id: string, now: string): ServiceDetail {
   const probes = listProbes(db, id);
   const service = getService(db, id)!;
-  const endpoints = listServiceEndpoints(db, id, { newestProbe: probes[0] });
+  const endpoints = listServiceEndpoints(db, id);
   return { ...service, source_urls: listSourceUrls(db, id), probes, uptime: getUptime(db, id, new Date(now)), endpoints, owner: null };
 }
 

@@ -103,7 +103,7 @@ export function listDetailsChangedSince(db: DB, revision: number, limit: number)
 
 function renderServiceDetail(db: DB, service: Service, uptime: Uptime): string {
   const probes = listProbes(db, service.id);
-  const endpoints = listServiceEndpoints(db, service.id, { newestProbe: probes[0] });
+  const endpoints = listServiceEndpoints(db, service.id);
   const detail: ServiceDetail = { ...service, source_urls: listSourceUrls(db, service.id), probes, uptime, endpoints,
     owner: getOwnerView(db, service.id),
   };

@@ -11,7 +11,7 @@
 import { toCaip2, toChainName } from '../domain/chains.ts';
 import type { Endpoint } from '../domain/schemas.ts';
 import { cachedStatement, type DB } from './db.ts';
-import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, readMainCheck, toEndpoint, type EndpointRow } from './endpoints.ts';
+import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { narrows, phraseOf, servicePhraseOf, testParams, WORD_TEST } from './endpoint-words.ts';
 import { changeClearedCache, keepAtMost, toRowids, type Rowids } from './list-cache.ts';
 import { toWords } from './search.ts';
@@ -205,7 +205,7 @@ export function listDiscoveredResources(db: DB, filters: DiscoveryFilters, page:
   return {
     total: matches.total,
     resources: rows.map((row) => ({
-      endpoint: toEndpoint(row, row.is_main === 1 ? readMainCheck(db, row.service_id) : null),
+      endpoint: toEndpoint(row),
       x402Version: row.x402_version,
       accepts: JSON.parse(row.accepts),
       lastUpdated: row.seen_at,
