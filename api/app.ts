@@ -63,7 +63,7 @@ export interface App {
 
 /**
  * The app's OpenAPI document, made on its first request: a server no one asks for it does not hold the document or
- * its generator (about 1.5 MB of the heap). Made again after a failure.
+ * its generator (about 1 MB of the heap, measured). Made again after a failure.
  */
 function openApiDocument(baseUrl: string | null): () => Promise<unknown> {
   let made: Promise<unknown> | undefined;
