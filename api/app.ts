@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { apiError } from './errors.ts';
 import { withDetailLane, type NodeHandler } from './detail-lane.ts';
 import { createHttpLayer, isApiPath, toRequestClient, type HttpLayer } from './http.ts';
+import { loadOnce } from './load-once.ts';
 import { mcpRoutes } from './mcp/http.ts';
 import { readPart, type Operation, type OperationContext } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
@@ -63,15 +64,10 @@ export interface App {
 
 /**
  * The app's OpenAPI document, made on its first request: a server no one asks for it does not hold the document or
- * its generator (about 1 MB of the heap, measured). Made again after a failure.
+ * its generator (about 1 MB of the heap, measured).
  */
-function openApiDocument(baseUrl: string | null): () => Promise<unknown> {
-  let made: Promise<unknown> | undefined;
-  return () => (made ??= import('./openapi.ts').then(({ createOpenApiDocument }) => createOpenApiDocument(baseUrl)).catch((error: unknown) => {
-    made = undefined;
-    throw error;
-  }));
-}
+const openApiDocument = (baseUrl: string | null) =>
+  loadOnce(() => import('./openapi.ts').then(({ createOpenApiDocument }) => createOpenApiDocument(baseUrl)));
 
 function toRoutes(runtime: Runtime, layer: HttpLayer): Route[] {
   const { deps } = runtime;

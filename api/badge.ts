@@ -2,6 +2,7 @@ import { getRouterParam, type H3Event } from 'h3';
 import { getService } from '../data/service-read.ts';
 import type { Service } from '../domain/schemas.ts';
 import type { AppDeps, Route } from './app.ts';
+import { loadOnce } from './load-once.ts';
 
 /** Badge colours (badge-maker's names): live green, not live red, unchecked and unknown grey. */
 export const BADGE_COLORS = { live: 'brightgreen', dark: 'red', unchecked: 'lightgrey', unknown: 'lightgrey' } as const;
@@ -10,8 +11,7 @@ export const BADGE_COLORS = { live: 'brightgreen', dark: 'red', unchecked: 'ligh
  * badge-maker, loaded on the first badge asked for, as the MCP SDK is: its font-width tables are memory that a
  * server which draws no badge should not hold.
  */
-let badgeMaker: Promise<typeof import('badge-maker')> | undefined;
-const loadBadgeMaker = () => (badgeMaker ??= import('badge-maker'));
+const loadBadgeMaker = loadOnce(() => import('badge-maker'));
 
 /** A badge may be a few minutes old: it follows the probe pass, every five minutes by default. */
 const BADGE_HEADERS = { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'public, max-age=300' };

@@ -2,6 +2,7 @@ import { createDnsResolver, toLookupFunction, type DnsResolver } from '../net/dn
 import type { checkOwnership, diagnoseAnswer, ProbeAgent, probeEndpoint, readHostDiscovery } from '../crawler/index.ts';
 import type { AppDeps } from './app.ts';
 import { apiError } from './errors.ts';
+import { loadOnce } from './load-once.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit.ts';
 
 /*
@@ -66,10 +67,9 @@ export function ownerRuntime(deps: AppDeps): OwnerRuntime {
 function createOwnerRuntime(deps: AppDeps): OwnerRuntime {
   const dns = deps.dns ?? createDnsResolver({ servers: deps.config.dnsServers });
   const limiters = Object.fromEntries(Object.entries(CLAIM_LIMITS).map(([name, rate]) => [name, createRateLimiter(rate)])) as Record<LimitName, RateLimiter>;
-  let reach: Promise<CrawlerReach> | undefined;
   return {
     dns,
-    crawler: () => (reach ??= import('../crawler/index.ts').then((crawler) => ({
+    crawler: loadOnce(() => import('../crawler/index.ts').then((crawler): CrawlerReach => ({
       // The owner's host is reached through the same resolver as its TXT record: DNS_SERVERS, with a time limit.
       agent: crawler.createProbeAgent({ allow: deps.config.allowPrivateTargets, lookup: toLookupFunction(dns.lookupAll) }),
       probeEndpoint: crawler.probeEndpoint,

@@ -3,25 +3,20 @@ import type { Route, Runtime } from '../app.ts';
 import { readJsonObject } from '../body.ts';
 import { apiError } from '../errors.ts';
 import { JsonReply, toRequestClient, type HttpLayer } from '../http.ts';
+import { loadOnce } from '../load-once.ts';
 import { toOwnOrigin } from '../origin.ts';
 
-const importMcp = async () => {
+/**
+ * The SDK and the tools, loaded on the first MCP request: a server that is never asked over MCP does not hold them.
+ * Imported once (an `import()` of a loaded module still resolves its specifier on every call).
+ */
+const loadMcp = loadOnce(async () => {
   const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
     import('./server.ts'),
   ]);
   return { WebStandardStreamableHTTPServerTransport, createMcpServer };
-};
-let mcp: ReturnType<typeof importMcp> | undefined;
-/**
- * The SDK and the tools, loaded on the first MCP request: a server that is never asked over MCP does not hold them.
- * Imported once (an `import()` of a loaded module still resolves its specifier on every call), and again after a
- * failure.
- */
-const loadMcp = () => (mcp ??= importMcp().catch((error: unknown) => {
-  mcp = undefined;
-  throw error;
-}));
+});
 
 /**
  * MCP over Streamable HTTP at `/mcp`, stateless with JSON answers: each POST is one JSON-RPC exchange with a server

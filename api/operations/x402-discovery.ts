@@ -3,6 +3,7 @@ import { listDiscoveredResources, type DiscoveredResource, type DiscoveryFilters
 import { toExampleObject } from '../../domain/call-example.ts';
 import type { Endpoint } from '../../domain/schemas.ts';
 import { listX402ResourcesDeclaration, PAGE, searchX402ResourcesDeclaration, type Item } from '../declarations/x402-discovery.ts';
+import { loadOnce } from '../load-once.ts';
 import { defineOperation } from '../operation.ts';
 
 /*
@@ -15,8 +16,7 @@ import { defineOperation } from '../operation.ts';
  */
 
 type BazaarLibrary = typeof import('@x402/extensions/bazaar');
-let library: Promise<BazaarLibrary> | undefined;
-const loadLibrary = () => (library ??= import('@x402/extensions/bazaar'));
+const loadLibrary = loadOnce((): Promise<BazaarLibrary> => import('@x402/extensions/bazaar'));
 
 const clampLimit = (limit: number) => Math.min(PAGE.max, Math.max(PAGE.min, limit));
 
