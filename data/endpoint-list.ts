@@ -262,13 +262,11 @@ export function listEndpoints(db: DB, query: EndpointQuery): ListEndpointsResult
   const { limit, offset } = query.page;
   const rowids = order ? [...order.subarray(offset, offset + limit + 1)] : readWalk(db, cache, plan, limit + 1, offset);
   const rows = readPage(db, rowids.slice(0, limit));
-  const endpoints = rows.map((row): EndpointItem => ({
-    ...toEndpoint(row),
-    service: {
-      id: row.service_id, name: row.service_name, live: row.service_live === null ? null : row.service_live === 1,
-      flags: JSON.parse(row.service_flags), uptime_30d: row.service_uptime,
-    },
-  }));
+  const endpoints = rows.map(([, name, live, flags, uptime_30d, ...row]): EndpointItem => {
+    const endpoint = toEndpoint(row);
+    const service = { id: endpoint.service_id, name, live: live === null ? null : live === 1, flags: JSON.parse(flags), uptime_30d };
+    return { ...endpoint, service };
+  });
   return { counts, endpoints, more: rowids.length > limit };
 }
 
@@ -460,13 +458,17 @@ const getCache = changeClearedCache((db): EndpointCache => {
   };
 });
 
-type PageRow = EndpointRow & { search_rowid: number; service_name: string; service_flags: string; service_uptime: number | null };
+/** An endpoint of a page: its search rowid and what its record tells of its service, then the endpoint. */
+type PageRow = [
+  search_rowid: number, service_name: string, service_live: number | null, service_flags: string, service_uptime: number | null,
+  ...endpoint: EndpointRow,
+];
 
 /** The endpoints of `rowids` (`search_rowid`s), in that order (one deleted since they were read is left out). */
 function readPage(db: DB, rowids: number[]): PageRow[] {
-  const rows = cachedStatement(db, `SELECT ${ENDPOINT_COLUMNS}, e.search_rowid, s.name AS service_name, s.flags AS service_flags,
-      s.uptime_30d AS service_uptime FROM service_endpoints e ${ENDPOINT_JOINS} WHERE e.search_rowid IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(rowids)) as PageRow[];
-  const byRowid = new Map(rows.map((row) => [row.search_rowid, row]));
-  return rowids.flatMap((rowid) => byRowid.get(rowid) ?? []);
+  const rows = cachedStatement(db, `SELECT e.search_rowid, s.name, s.live, s.flags, s.uptime_30d, ${ENDPOINT_COLUMNS}
+      FROM service_endpoints e ${ENDPOINT_JOINS} WHERE e.search_rowid IN (SELECT value FROM json_each(?))`)
+    .raw().all(JSON.stringify(rowids)) as PageRow[];
+  const byRowid = new Map(rows.map((row) => [row[0], row]));
+  return rowids.map((rowid) => byRowid.get(rowid)).filter((row) => row !== undefined);
 }

@@ -11,14 +11,14 @@ import type { ChallengeRecord } from './types.ts';
  */
 
 /**
- * The columns an Endpoint is read from; `e` the endpoint, `s` its service, `c` its check, `ch` its challenge, `p` its
- * service's newest probe when it is the main endpoint (which is probed every pass, so that probe is its check).
+ * The columns an Endpoint is read from, in EndpointRow's order; `e` the endpoint, `s` its service, `ch` its challenge,
+ * and its last check: `p`, its service's newest probe, when it is the main endpoint (which is probed every pass, so
+ * that probe is its check), else `c`, its own check (ENDPOINT_JOINS joins one of the two).
  */
 export const ENDPOINT_COLUMNS = `e.id, e.service_id, e.method, e.url, e.route_template, e.description, e.docs_url,
-  e.price_usd, e.price_display, e.listed_offers, ch.offers AS challenge_offers, e.input, e.output, e.tags, e.sources,
-  e.url = s.endpoint AS is_main, s.live AS service_live, c.checked_at, c.ok, c.status_code, c.latency_ms, c.reason,
-  p.probed_at AS probe_at, p.ok AS probe_ok, p.status_code AS probe_status_code, p.latency_ms AS probe_latency_ms,
-  p.reason AS probe_reason`;
+  e.price_usd, e.price_display, coalesce(ch.offers, e.listed_offers), e.input, e.output, e.tags, e.sources,
+  e.url = s.endpoint, s.live, coalesce(p.probed_at, c.checked_at), coalesce(p.ok, c.ok),
+  coalesce(p.status_code, c.status_code), coalesce(p.latency_ms, c.latency_ms), coalesce(p.reason, c.reason)`;
 
 /** The endpoint's liveness: the main endpoint's is its service's last probe, any other's its last check. */
 export const ENDPOINT_LIVE = `(CASE WHEN e.url = s.endpoint THEN s.live ELSE c.ok END)`;
@@ -27,24 +27,29 @@ export const ENDPOINT_TEXT = `lower(coalesce(e.description, '') || ' ' || e.url 
 
 /** The joins ENDPOINT_COLUMNS read from, after `FROM service_endpoints e`. */
 export const ENDPOINT_JOINS = `JOIN services s ON s.id = e.service_id
-  LEFT JOIN endpoint_checks c ON c.service_id = e.service_id AND c.method = coalesce(e.method, '') AND c.url = e.url
+  LEFT JOIN endpoint_checks c ON e.url IS NOT s.endpoint
+    AND c.service_id = e.service_id AND c.method = coalesce(e.method, '') AND c.url = e.url
   LEFT JOIN endpoint_challenges ch ON ch.endpoint_id = e.id
   LEFT JOIN probes p ON p.id = CASE WHEN e.url = s.endpoint THEN (SELECT q.id FROM probes q WHERE q.service_id = e.service_id
     ORDER BY q.probed_at DESC, q.id DESC LIMIT 1) END`;
 
-export interface EndpointRow {
-  id: string; service_id: string; method: string | null; url: string; route_template: string | null;
-  description: string | null; docs_url: string | null; price_usd: number | null; price_display: string | null;
-  listed_offers: string; challenge_offers: string | null; input: string | null; output: string | null; tags: string;
-  sources: string; is_main: number; service_live: number | null; checked_at: string | null; ok: number | null;
-  status_code: number | null; latency_ms: number | null; reason: string | null; probe_at: string | null;
-  probe_ok: number | null; probe_status_code: number | null; probe_latency_ms: number | null; probe_reason: string | null;
-}
+/**
+ * An endpoint as ENDPOINT_COLUMNS read it: a row's values in order, read with `raw()` (naming each row's columns in an
+ * object took better-sqlite3 a quarter of a page's read). `offers` are the standing ones: its last valid challenge's,
+ * else its directories' (JSON Offer[]).
+ */
+export type EndpointRow = [
+  id: string, service_id: string, method: string | null, url: string, route_template: string | null,
+  description: string | null, docs_url: string | null, price_usd: number | null, price_display: string | null,
+  offers: string, input: string | null, output: string | null, tags: string, sources: string,
+  is_main: number | null, service_live: number | null, checked_at: string | null, ok: number | null,
+  status_code: number | null, latency_ms: number | null, reason: string | null,
+];
 
 const statements = preparedOnce({
   byId: `SELECT ${ENDPOINT_COLUMNS} FROM service_endpoints e ${ENDPOINT_JOINS} WHERE e.id = ?`,
   ofService: `SELECT ${ENDPOINT_COLUMNS} FROM service_endpoints e ${ENDPOINT_JOINS} WHERE e.service_id = ? ORDER BY e.position`,
-  prices: `SELECT e.id, e.price_usd, e.listed_offers, ch.offers AS challenge_offers FROM service_endpoints e
+  prices: `SELECT e.id, e.price_usd, coalesce(ch.offers, e.listed_offers) AS offers FROM service_endpoints e
     LEFT JOIN endpoint_challenges ch ON ch.endpoint_id = e.id WHERE e.service_id = ?`,
   setMin: `UPDATE service_endpoints SET min_usd = ? WHERE id = ? AND min_usd IS NOT ?`,
   setRange: `UPDATE services SET min_price_usd = @min, max_price_usd = @max, endpoint_count = @count WHERE id = @id
@@ -61,39 +66,30 @@ const statements = preparedOnce({
     AND endpoint_id NOT IN (SELECT id FROM service_endpoints WHERE service_id = ?)`,
 });
 
-/** The offers that stand for an endpoint: its last valid challenge's, else its directories'. */
-function standingOffers(row: { listed_offers: string; challenge_offers: string | null }): Offer[] {
-  return JSON.parse(row.challenge_offers ?? row.listed_offers) as Offer[];
-}
-
 /** An endpoint row as the API answers it. */
 export function toEndpoint(row: EndpointRow): Endpoint {
-  const offers = standingOffers(row);
-  const lastCheck = row.is_main === 1
-    ? (row.probe_at === null ? null
-      : { at: row.probe_at, ok: row.probe_ok === 1, status_code: row.probe_status_code, latency_ms: row.probe_latency_ms, reason: row.probe_reason })
-    : row.checked_at === null
-      ? null
-      : { at: row.checked_at, ok: row.ok === 1, status_code: row.status_code, latency_ms: row.latency_ms, reason: row.reason };
-  const live = row.is_main === 1 ? (row.service_live === null ? null : row.service_live === 1) : lastCheck === null ? null : lastCheck.ok;
+  const [id, service_id, method, url, route_template, description, docs_url, price_usd, price_display, offersJson, input,
+    output, tags, sources, is_main, service_live, checked_at, ok, status_code, latency_ms, reason] = row;
+  const offers = JSON.parse(offersJson) as Offer[];
+  const last_check = checked_at === null ? null : { at: checked_at, ok: ok === 1, status_code, latency_ms, reason };
+  const live = is_main === 1 ? (service_live === null ? null : service_live === 1) : last_check === null ? null : last_check.ok;
   return {
-    id: row.id, service_id: row.service_id, method: row.method, url: row.url, route_template: row.route_template,
-    description: row.description, docs_url: row.docs_url,
-    price: toEndpointPrice(offers, { usd: row.price_usd, display: row.price_display }),
-    offers, input: row.input === null ? null : JSON.parse(row.input), output: row.output === null ? null : JSON.parse(row.output),
-    tags: JSON.parse(row.tags), sources: JSON.parse(row.sources), live, last_check: lastCheck,
+    id, service_id, method, url, route_template, description, docs_url,
+    price: toEndpointPrice(offers, { usd: price_usd, display: price_display }),
+    offers, input: input === null ? null : JSON.parse(input), output: output === null ? null : JSON.parse(output),
+    tags: JSON.parse(tags), sources: JSON.parse(sources), live, last_check,
   };
 }
 
 /** One endpoint by id (lower-cased), or null. */
 export function getEndpoint(db: DB, id: string): Endpoint | null {
-  const row = statements(db).byId.get(id) as EndpointRow | undefined;
+  const row = statements(db).byId.raw().get(id) as EndpointRow | undefined;
   return row ? toEndpoint(row) : null;
 }
 
 /** Every listed endpoint of a service, the main one first, each with its last check. */
 export function listServiceEndpoints(db: DB, serviceId: string): Endpoint[] {
-  return (statements(db).ofService.all(serviceId) as EndpointRow[]).map(toEndpoint);
+  return (statements(db).ofService.raw().all(serviceId) as EndpointRow[]).map(toEndpoint);
 }
 
 /**
@@ -103,10 +99,10 @@ export function listServiceEndpoints(db: DB, serviceId: string): Endpoint[] {
 export function refreshEndpointPrices(db: DB, serviceId: string): void {
   const s = statements(db);
   s.dropUnlisted.run(serviceId, serviceId);
-  const rows = s.prices.all(serviceId) as Array<{ id: string; price_usd: number | null; listed_offers: string; challenge_offers: string | null }>;
+  const rows = s.prices.all(serviceId) as Array<{ id: string; price_usd: number | null; offers: string }>;
   const usds: number[] = [];
   for (const row of rows) {
-    const offers = standingOffers(row);
+    const offers = JSON.parse(row.offers) as Offer[];
     const known = offers.flatMap((offer) => (offer.usd === null ? [] : [offer.usd]));
     const own = known.length > 0 ? known : row.price_usd === null ? [] : [row.price_usd];
     usds.push(...own);

@@ -181,8 +181,8 @@ function readMatches(db: DB, where: Where, keptAtMost: number): Matches {
   return { total: cachedStatement(db, `SELECT count(*) ${listedFrom(where)}`).pluck().get(...paramsOf(where)) as number, rowids: null };
 }
 
-const RESOURCE_COLUMNS = `${ENDPOINT_COLUMNS}, ch.x402_version, ch.accepts, ch.seen_at, s.name AS service_name`;
-type ResourceRow = EndpointRow & { x402_version: number; accepts: string; seen_at: string; service_name: string };
+const RESOURCE_COLUMNS = `ch.x402_version, ch.accepts, ch.seen_at, s.name, ${ENDPOINT_COLUMNS}`;
+type ResourceRow = [x402_version: number, accepts: string, seen_at: string, service_name: string, ...endpoint: EndpointRow];
 
 /**
  * A page of the discovered resources and how many match; the matches of a filter are kept when there are at most
@@ -198,18 +198,14 @@ export function listDiscoveredResources(db: DB, filters: DiscoveryFilters, page:
   const rows = (matches.rowids === null
     ? cachedStatement(db, `WITH page AS (SELECT l.endpoint_id AS id ${listedFrom(where)} ORDER BY l.endpoint_id LIMIT ? OFFSET ?)
       SELECT ${RESOURCE_COLUMNS} FROM page CROSS JOIN service_endpoints e ON e.id = page.id ${ENDPOINT_JOINS} ORDER BY page.id`)
-      .all(...paramsOf(where), page.limit, page.offset)
+      .raw().all(...paramsOf(where), page.limit, page.offset)
     : cachedStatement(db, `SELECT ${RESOURCE_COLUMNS} FROM json_each(?) page
       CROSS JOIN service_endpoints e INDEXED BY service_endpoints_search ON e.search_rowid = page.value ${ENDPOINT_JOINS} ORDER BY page.key`)
-      .all(JSON.stringify([...matches.rowids.subarray(page.offset, page.offset + page.limit)]))) as ResourceRow[];
+      .raw().all(JSON.stringify([...matches.rowids.subarray(page.offset, page.offset + page.limit)]))) as ResourceRow[];
   return {
     total: matches.total,
-    resources: rows.map((row) => ({
-      endpoint: toEndpoint(row),
-      x402Version: row.x402_version,
-      accepts: JSON.parse(row.accepts),
-      lastUpdated: row.seen_at,
-      serviceName: row.service_name,
+    resources: rows.map(([x402Version, accepts, lastUpdated, serviceName, ...endpoint]) => ({
+      endpoint: toEndpoint(endpoint), x402Version, accepts: JSON.parse(accepts), lastUpdated, serviceName,
     })),
   };
 }
