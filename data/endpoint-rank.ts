@@ -4,12 +4,13 @@
  * (the order's first key) and the rarest word's test and score; the other words are tested and scored here on the
  * kept texts (migration 022), each half once: a service's text once for all its candidates (a service has five
  * endpoints on average), an endpoint's own text only when the words' sets say it may hold one of them, and no text
- * whose code for a word too common to hold sets a search already read (LearntCodes). The matches
- * are then ordered by score, and within a score by their place, which is what the relevance order's SQL answers.
+ * whose code a search already learnt (LearntCodes: of a word too common to hold sets, or read on many texts, whose
+ * half is then learnt whole in one pass). The matches are then ordered by score, and within a score by their place,
+ * which is what the relevance order's SQL answers.
  */
 import { cachedStatement, type DB } from './db.ts';
 import { RowidsBuilder, type Rowids } from './list-cache.ts';
-import { learntCodesOf, OWN_WORDS, type Candidates, type LearntCodes, type WordCache } from './endpoint-words.ts';
+import { learntCodesOf, OWN_WORDS, textRowidsOf, type Candidates, type LearntHalf, type WordCache } from './endpoint-words.ts';
 
 /**
  * The most words besides the rarest a ranked search takes: each reads its codes with a statement per half, and their
@@ -25,10 +26,13 @@ export const MAX_RANKED_WORDS = 8;
  * starts a word of the half's words is in its text, so over both halves the word is in the whole text when the
  * greater code is not 0, and that code is its score (WORD_TEST and WORD_SCORE in data/endpoint-words.ts).
  */
-const codeSql = (table: string, key: string) => `SELECT j.key * 4 + (CASE WHEN instr(x.text, ?) = 0 THEN 0
-  WHEN instr(x.words, ' ' || ?) = 0 THEN 1 WHEN instr(x.words, ' ' || ? || ' ') = 0 THEN 2 ELSE 3 END)
-  FROM json_each(?) j JOIN ${table} x ON x.${key} = j.value`;
+const CODE = `(CASE WHEN instr(x.text, ?) = 0 THEN 0 WHEN instr(x.words, ' ' || ?) = 0 THEN 1
+  WHEN instr(x.words, ' ' || ? || ' ') = 0 THEN 2 ELSE 3 END)`;
+const codeSql = (table: string, key: string) => `SELECT j.key * 4 + ${CODE} FROM json_each(?) j JOIN ${table} x ON x.${key} = j.value`;
 const HALVES = { endpoints: codeSql('endpoint_texts', 'search_rowid'), services: codeSql('service_texts', 'rowid') };
+/** The same of every text of a half in a range of rowids, each as its rowid then the code, in one number. */
+const passSql = (table: string, key: string) => `SELECT x.${key} * 4 + ${CODE} FROM ${table} x WHERE x.${key} BETWEEN ? AND ?`;
+const PASSES = { endpoints: passSql('endpoint_texts', 'search_rowid'), services: passSql('service_texts', 'rowid') };
 type Half = keyof typeof HALVES;
 
 /**
@@ -47,12 +51,13 @@ export function rankedMatchesOf(db: DB, cache: WordCache, candidates: Candidates
   const serviceCodes = new Float64Array(services.length);
   rest.forEach((word, k) => {
     const bit = others.indexOf(word);
-    const learnt = candidates.unheld.includes(word) ? learntCodesOf(db, cache, word) : undefined;
-    addCodes(serviceCodes, services.keys(), readCodes(db, 'services', word, services, learnt?.services), 4 ** k);
+    const unheld = candidates.unheld.includes(word);
     // The word's sets say which candidates' own texts may hold it: the others hold it in their services' text.
-    const read = learnt || bit < 0 || bit >= OWN_WORDS ? candidates.rowids.keys() : ownHolders(candidates.own, 1 << bit);
-    const indexes = Array.from(read);
-    addCodes(endpointCodes, indexes, readCodes(db, 'endpoints', word, indexes.map((i) => candidates.rowids[i]!), learnt?.endpoints), 4 ** k);
+    const indexes = Array.from(unheld || bit < 0 || bit >= OWN_WORDS ? candidates.rowids.keys() : ownHolders(candidates.own, 1 << bit));
+    const learns = unheld || readsMany(db, cache, 'services', services.length) || readsMany(db, cache, 'endpoints', indexes.length);
+    const learnt = learntCodesOf(db, cache, word, false) ?? (learns ? learntCodesOf(db, cache, word) : undefined);
+    addCodes(serviceCodes, services.keys(), readCodes(db, cache, 'services', word, services, learnt?.services), 4 ** k);
+    addCodes(endpointCodes, indexes, readCodes(db, cache, 'endpoints', word, indexes.map((i) => candidates.rowids[i]!), learnt?.endpoints), 4 ** k);
   });
   const rarestTimes = words.length - rest.length;
   const best = 3 * words.length;
@@ -107,10 +112,26 @@ function addCodes(codes: Float64Array, at: Iterable<number>, read: Uint8Array, d
 }
 
 /**
- * A word's code on the `half` texts of `rowids`, in their order (a text deleted since its rowid was read codes 0),
- * taken from `learnt` where it holds them and read from the texts else, and learnt there.
+ * A read of at least a hundredth of a half's texts (and WHOLE_PASS_MIN of them) learns the word's codes on the whole
+ * half in one pass: a text read by its rowid costs some 2 us (a page of the file each, at 100,000 services), one in a
+ * pass some 0.3, and a word read on so many recurs with every topic; the pass is paid once, not by each pair.
  */
-function readCodes(db: DB, half: Half, word: string, rowids: ArrayLike<number>, learnt?: LearntCodes[Half]): Uint8Array {
+const WHOLE_PASS_SHARE = 100;
+const WHOLE_PASS_MIN = 64;
+/** The rowids a pass reads with one statement, so that no more than this many numbers are held at once. */
+const PASS_ROWIDS = 65_536;
+
+function readsMany(db: DB, cache: WordCache, half: Half, rows: number): boolean {
+  return rows >= WHOLE_PASS_MIN && rows * WHOLE_PASS_SHARE >= textRowidsOf(db, cache)[half];
+}
+
+/**
+ * A word's code on the `half` texts of `rowids`, in their order (a text deleted since its rowid was read codes 0),
+ * taken from `learnt` where it holds them and read from the texts else, and learnt there: by one pass over the
+ * half when the read is many (readsMany).
+ */
+function readCodes(db: DB, cache: WordCache, half: Half, word: string, rowids: ArrayLike<number>, learnt?: LearntHalf): Uint8Array {
+  if (learnt && !learnt.whole && readsMany(db, cache, half, rowids.length)) learnWhole(db, half, word, learnt);
   const codes = new Uint8Array(rowids.length);
   const unread: number[] = [];
   for (let i = 0; i < rowids.length; i++) {
@@ -127,4 +148,14 @@ function readCodes(db: DB, half: Half, word: string, rowids: ArrayLike<number>, 
     if (at >= 0 && at < learnt!.codes.length) learnt!.codes[at] = codes[i]! + 1;
   }
   return codes;
+}
+
+/** Learns the word's code on every text of the half its learnt codes cover, a range of rowids at a time. */
+function learnWhole(db: DB, half: Half, word: string, learnt: LearntHalf): void {
+  const last = learnt.from + learnt.codes.length - 1;
+  for (let from = learnt.from; from <= last; from += PASS_ROWIDS) {
+    const read = cachedStatement(db, PASSES[half]).pluck().all(word, word, word, from, Math.min(last, from + PASS_ROWIDS - 1)) as number[];
+    for (const packed of read) learnt.codes[Math.floor(packed / 4) - learnt.from] = (packed % 4) + 1;
+  }
+  learnt.whole = true;
 }

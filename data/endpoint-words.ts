@@ -20,13 +20,20 @@ import { RowidSet, RowidsBuilder, type Rowids } from './list-cache.ts';
 type WordSets = { endpoints: RowidSet; services: RowidSet } | null;
 
 /**
- * What searches have read of a word's code (data/endpoint-rank.ts) on endpoints' own texts and services' texts: 0 not
- * read yet, else the code + 1, by rowid less `from`. Kept for a word too common to hold sets: every search with it
- * reads each of its candidates' texts, and such words recur with every topic (`api` with `flight`, `hotel`...).
+ * What searches have read of a word's code (data/endpoint-rank.ts) on endpoints' own texts and services' texts, by
+ * rowid less `from`: 0 not read yet, else the code + 1. Kept for a word too common to hold sets, or read on many texts
+ * of a half: every search with it reads each of its candidates' texts, and such words recur with every topic (`api`
+ * with `flight`, `hotel`...). `whole` once one pass over the half's texts learnt every code it covers.
  */
 export interface LearntCodes {
-  endpoints: { from: number; codes: Uint8Array };
-  services: { from: number; codes: Uint8Array };
+  endpoints: LearntHalf;
+  services: LearntHalf;
+}
+
+export interface LearntHalf {
+  from: number;
+  codes: Uint8Array;
+  whole: boolean;
 }
 
 /**
@@ -54,10 +61,14 @@ export interface Candidates {
 
 type Entry = WordSets | Reach | LearntCodes;
 
-/** Each word's sets, reaches and learnt codes, least recently used first, and their size together in 4-byte words. */
+/**
+ * Each word's sets, reaches and learnt codes, least recently used first, and their size together in 4-byte words; and
+ * each kept text's greatest rowid and count, read once.
+ */
 export interface WordCache {
   held: Map<string, Entry>;
   rowids: number;
+  texts?: TextRowids;
 }
 
 export const newWordCache = (): WordCache => ({ held: new Map(), rowids: 0 });
@@ -216,6 +227,10 @@ function ranked(db: DB, word: string, found: { endpoints: Rowids; services: Rowi
 const TEXT_ROWIDS = `SELECT (SELECT coalesce(max(search_rowid), 0) FROM endpoint_texts) AS endpointsMax,
   (SELECT count(*) FROM endpoint_texts) AS endpoints,
   (SELECT coalesce(max(rowid), 0) FROM service_texts) AS servicesMax, (SELECT count(*) FROM service_texts) AS services`;
+type TextRowids = { endpointsMax: number; endpoints: number; servicesMax: number; services: number };
+
+export const textRowidsOf = (db: DB, cache: WordCache): TextRowids =>
+  (cache.texts ??= cachedStatement(db, TEXT_ROWIDS).get() as TextRowids);
 
 /**
  * How many rowids, as a share of the texts, a word's learnt codes cover, counted down from the greatest: a write of a
@@ -226,17 +241,20 @@ const LEARNT_SPAN = 1.25;
 
 /**
  * A word's learnt codes (LearntCodes), kept while the cache holds room: a byte per rowid of the newest 1.25 times
- * as many as there are texts (about 780 KB at 100,000 services), learnt as searches read their texts.
+ * as many as there are texts (about 780 KB at 100,000 services), learnt as searches read their texts; undefined when
+ * none are kept and `make` is false.
  * @example learntCodesOf(db, cache, 'api').endpoints.codes[1202 - from] // 4: `api` is a whole word of endpoint 1202's own text
  */
-export function learntCodesOf(db: DB, cache: WordCache, word: string): LearntCodes {
+export function learntCodesOf(db: DB, cache: WordCache, word: string): LearntCodes;
+export function learntCodesOf(db: DB, cache: WordCache, word: string, make: false): LearntCodes | undefined;
+export function learntCodesOf(db: DB, cache: WordCache, word: string, make = true): LearntCodes | undefined {
   const key = `codes\u0000${word}`;
   const kept = recall(cache, key) as LearntCodes | undefined;
-  if (kept !== undefined) return kept;
-  const texts = cachedStatement(db, TEXT_ROWIDS).get() as { endpointsMax: number; endpoints: number; servicesMax: number; services: number };
+  if (kept !== undefined || !make) return kept;
+  const texts = textRowidsOf(db, cache);
   const span = (max: number, count: number) => {
     const length = Math.min(max, Math.ceil(LEARNT_SPAN * count));
-    return { from: max + 1 - length, codes: new Uint8Array(length) };
+    return { from: max + 1 - length, codes: new Uint8Array(length), whole: false };
   };
   const learnt = { endpoints: span(texts.endpointsMax, texts.endpoints), services: span(texts.servicesMax, texts.services) };
   keep(cache, key, learnt);
