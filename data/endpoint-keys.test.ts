@@ -353,13 +353,19 @@ describe('listEndpoints over the kept keys', () => {
       return learnt;
     };
     const dense = learntCodesOf(db, check(), 'stock');
-    // A read of 64 texts or more, and a hundredth of a half, learnt the half whole in one pass; a smaller one learns
-    // only the texts it read.
+    // A second read of 64 texts or more, and a hundredth of a half, learnt the half whole in one pass; a first one, or
+    // a smaller one, learns only the texts it read.
     expect([dense.endpoints.whole, dense.endpoints.codes.filter((code) => code > 0).length]).toEqual([true, 120]);
-    const few = newWordCache();
-    rank(few, 'ticker', 'stock', ['stock']);
-    const some = learntCodesOf(db, few, 'stock').endpoints;
-    expect([some.whole, some.codes.filter((code) => code > 0).length]).toEqual([false, 3]);
+    const learning = newWordCache();
+    const learnt = () => learntCodesOf(db, learning, 'stock').endpoints;
+    rank(learning, 'ticker', 'stock', ['stock']);
+    expect([learnt().whole, learnt().codes.filter((code) => code > 0).length]).toEqual([false, 3]);
+    // `quotes`' candidates are 78 of the 120 endpoints: read once, they are learnt beside `ticker`'s 3; read again,
+    // the second read of many learns them all.
+    rank(learning, 'quotes', 'stock', ['stock']);
+    expect([learnt().whole, learnt().codes.filter((code) => code > 0).length]).toEqual([false, 81]);
+    rank(learning, 'quotes', 'stock', ['stock']);
+    expect([learnt().whole, learnt().codes.filter((code) => code > 0).length]).toEqual([true, 120]);
     // Each write of a service gives its endpoints new rowids: half the services written anew four times (their
     // descriptions changed) leaves the others' rowids older than the learnt codes cover, which are read each time.
     for (let k = 0; k < 4; k++) fill(db, 20, (i) => (i % 3 === 0 ? `Weather data ${k}` : `Stock quotes ${k}`));

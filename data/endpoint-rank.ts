@@ -112,9 +112,11 @@ function addCodes(codes: Float64Array, at: Iterable<number>, read: Uint8Array, d
 }
 
 /**
- * A read of at least a hundredth of a half's texts (and WHOLE_PASS_MIN of them) learns the word's codes on the whole
- * half in one pass: a text read by its rowid costs some 2 us (a page of the file each, at 100,000 services), one in a
- * pass some 0.3, and a word read on so many recurs with every topic; the pass is paid once, not by each pair.
+ * A word's second read of at least a hundredth of a half's texts (and WHOLE_PASS_MIN of them) while its codes are
+ * kept learns them on the whole half in one pass: a text read by its rowid costs some 2 us (a page of the file each,
+ * at 100,000 services), one in a pass some 0.3, and a word read on so many twice recurs with every topic; the pass
+ * is then paid once, not by each pair. The first read only learns what it read, so words that do not recur before
+ * the cache lets them go never pay a pass.
  */
 const WHOLE_PASS_SHARE = 100;
 const WHOLE_PASS_MIN = 64;
@@ -128,10 +130,10 @@ function readsMany(db: DB, cache: WordCache, half: Half, rows: number): boolean 
 /**
  * A word's code on the `half` texts of `rowids`, in their order (a text deleted since its rowid was read codes 0),
  * taken from `learnt` where it holds them and read from the texts else, and learnt there: by one pass over the
- * half when the read is many (readsMany).
+ * half at its second read of many (readsMany).
  */
 function readCodes(db: DB, cache: WordCache, half: Half, word: string, rowids: ArrayLike<number>, learnt?: LearntHalf): Uint8Array {
-  if (learnt && !learnt.whole && readsMany(db, cache, half, rowids.length)) learnWhole(db, half, word, learnt);
+  if (learnt && !learnt.whole && readsMany(db, cache, half, rowids.length) && ++learnt.manyReads > 1) learnWhole(db, half, word, learnt);
   const codes = new Uint8Array(rowids.length);
   const unread: number[] = [];
   for (let i = 0; i < rowids.length; i++) {

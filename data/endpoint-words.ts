@@ -33,6 +33,8 @@ export interface LearntCodes {
 export interface LearntHalf {
   from: number;
   codes: Uint8Array;
+  /** How many reads of many texts learnt here (data/endpoint-rank.ts `readsMany`): the second learns the half whole. */
+  manyReads: number;
   whole: boolean;
 }
 
@@ -254,7 +256,7 @@ export function learntCodesOf(db: DB, cache: WordCache, word: string, make = tru
   const texts = textRowidsOf(db, cache);
   const span = (max: number, count: number) => {
     const length = Math.min(max, Math.ceil(LEARNT_SPAN * count));
-    return { from: max + 1 - length, codes: new Uint8Array(length), whole: false };
+    return { from: max + 1 - length, codes: new Uint8Array(length), manyReads: 0, whole: false };
   };
   const learnt = { endpoints: span(texts.endpointsMax, texts.endpoints), services: span(texts.servicesMax, texts.services) };
   keep(cache, key, learnt);
