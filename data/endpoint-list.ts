@@ -19,7 +19,7 @@ import type { EndpointItem, EndpointSort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, ENDPOINT_TEXT, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { toWords } from './search.ts';
-import { changeClearedCache, keepAtMost, RowidsBuilder, toRowids, type Rowids } from './list-cache.ts';
+import { BudgetedCache, changeClearedCache, keepAtMost, RowidsBuilder, toRowids, type Rowids } from './list-cache.ts';
 import { rankedMatchesOf, MAX_RANKED_WORDS } from './endpoint-rank.ts';
 import { type Candidates, candidatesOf, narrows, newWordCache, phraseOf, scoreParams, servicePhraseOf, testParams, WORD_SCORE, WORD_TEST, type WordCache } from './endpoint-words.ts';
 
@@ -407,16 +407,11 @@ function keepsOrder(plan: Plan, counts: Counts, endpoints: number): boolean {
 
 const ORDER_KEPT_SHARE = 20;
 
-/** Keeps a query's counts and order, first letting go of every kept one when they hold too many. */
+/** Keeps a query's counts, and its order unless it alone would take more than the orders' whole bound. */
 function remember(cache: EndpointCache, countKey: string, counts: Counts, orderKey?: string, ids?: Rowids): void {
   keepAtMost(cache.counts, countKey, counts, MAX_CACHED_QUERIES);
   if (orderKey === undefined || ids === undefined || ids.length > MAX_KEPT_IDS) return;
-  if (cache.orders.size >= MAX_CACHED_QUERIES || cache.keptIds + ids.length > MAX_KEPT_IDS) {
-    cache.orders.clear();
-    cache.keptIds = 0;
-  }
-  cache.orders.set(orderKey, ids);
-  cache.keptIds += ids.length;
+  cache.orders.keep(orderKey, ids, ids.length);
 }
 
 const MAX_CACHED_QUERIES = 2_000;
@@ -432,9 +427,8 @@ const statements = preparedOnce({
 
 interface EndpointCache {
   counts: Map<string, Counts>;
-  orders: Map<string, Rowids>;
-  /** How many ids the kept orders hold together. */
-  keptIds: number;
+  /** Each query's order, when it keeps one (keepsOrder), under MAX_KEPT_IDS rowids together. */
+  orders: BudgetedCache<Rowids>;
   /** How many endpoints and services there are, and how many endpoints a service has on average. */
   endpoints: number;
   services: number;
@@ -453,7 +447,7 @@ const getCache = changeClearedCache((db): EndpointCache => {
   const endpoints = s.endpoints.pluck().get() as number;
   const services = s.services.pluck().get() as number;
   return {
-    counts: new Map(), orders: new Map(), keptIds: 0, endpoints, services,
+    counts: new Map(), orders: new BudgetedCache(MAX_CACHED_QUERIES, MAX_KEPT_IDS), endpoints, services,
     endpointsPerService: services > 0 ? endpoints / services : 0, wordReach: new Map(), heldByMost: new Map(), words: newWordCache(),
   };
 });

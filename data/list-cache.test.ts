@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RowidSet, RowidsBuilder, toRowids } from './list-cache.ts';
+import { BudgetedCache, RowidSet, RowidsBuilder, toRowids } from './list-cache.ts';
 
 describe('RowidSet', () => {
   it('holds few rowids as a list and many as bits, and answers the same either way', () => {
@@ -54,5 +54,22 @@ describe('RowidsBuilder', () => {
     const pushed = Array.from({ length: 200_000 }, (_, k) => (k * 7_919) % 1_000_003);
     expectGathered(pushed, Uint32Array);
     expectGathered([...pushed.slice(0, 150_000), 2 ** 40, ...pushed.slice(150_000)], Float64Array);
+  });
+});
+
+describe('BudgetedCache', () => {
+  it('keeps values until a new one would pass its bound on entries or on rowids, then starts again from that one', () => {
+    const cache = new BudgetedCache<string>(3, 100);
+    cache.keep('a', 'A', 40);
+    cache.keep('b', 'B', 50);
+    expect([cache.get('a'), cache.get('b')]).toEqual(['A', 'B']);
+    // 40 + 50 + 20 rowids pass 100: everything kept goes, the new one stays.
+    expect(cache.keep('c', 'C', 20)).toBe('C');
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, undefined, 'C']);
+    cache.keep('d', 'D', 0);
+    cache.keep('e', 'E', 0);
+    // Three entries held: a fourth passes the bound on entries.
+    cache.keep('f', 'F', 0);
+    expect(['c', 'd', 'e', 'f'].map((key) => cache.get(key))).toEqual([undefined, undefined, undefined, 'F']);
   });
 });

@@ -52,6 +52,36 @@ export function keepAtMost<K, V>(held: Map<K, V>, key: K, value: V, max: number)
   return value;
 }
 
+/**
+ * Values kept under keys while they number at most `maxEntries` and hold at most `maxRowids` rowids together (as the
+ * caller counts them), emptied whole when a new one would pass either: kept rowids are cheap to read again, and the
+ * bound on rowids is what bounds the server's memory, whatever the queries asked.
+ * @example const orders = new BudgetedCache<Rowids>(2_000, 500_000); orders.keep(key, ids, ids.length);
+ */
+export class BudgetedCache<V> {
+  private readonly held = new Map<string, V>();
+  private rowids = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxRowids: number,
+  ) {}
+
+  get(key: string): V | undefined {
+    return this.held.get(key);
+  }
+
+  keep(key: string, value: V, rowids: number): V {
+    if (this.held.size >= this.maxEntries || this.rowids + rowids > this.maxRowids) {
+      this.held.clear();
+      this.rowids = 0;
+    }
+    this.held.set(key, value);
+    this.rowids += rowids;
+    return value;
+  }
+}
+
 /** Rowids kept in memory: 4 bytes each while they fit (a SQLite rowid may be any 64-bit integer), else 8. */
 export type Rowids = Uint32Array | Float64Array;
 

@@ -19,7 +19,7 @@ import type { ServiceFilters, ServicePage, ServiceQuery } from '../domain/list-q
 import type { Service, Sort } from '../domain/schemas.ts';
 import { cachedStatement, preparedOnce, type DB } from './db.ts';
 import { toFacets } from './facets.ts';
-import { changeClearedCache, keepAtMost, RowidSet } from './list-cache.ts';
+import { BudgetedCache, changeClearedCache, keepAtMost, RowidSet } from './list-cache.ts';
 import { toQualityOrder } from './quality.ts';
 import { toPartialBound, toSearch, type Condition, type ScorePlace } from './search.ts';
 import { SERVICE_COLUMNS, toService, type ServiceRow } from './service-read.ts';
@@ -117,10 +117,11 @@ interface ListCache {
   orders: Map<string, number[]>;
   /** Rankings in `relevance` order, by query. */
   rankings: Map<string, Ranking>;
-  /** The services holding a word, by its query: words recur across queries far more than whole queries do. */
-  wordRowids: Map<string, RowidSet>;
-  /** The memory they take together, in 4-byte words. */
-  wordRowidsHeld: number;
+  /**
+   * The services holding a word, by its query: words recur across queries far more than whole queries do; kept under
+   * MAX_WORD_ROWIDS of memory together, in 4-byte words.
+   */
+  wordRowids: BudgetedCache<RowidSet>;
   /** How many rowids the kept orders and rankings hold together. */
   orderedRowids: number;
   facetSizes: Map<string, number>;
@@ -279,18 +280,11 @@ const toWordKey = (word: Condition) => `${word.sql}\u0000${JSON.stringify(word.p
 /** The services holding a word, by rowid: kept, or read now and kept. */
 function wordRowids(db: DB, cache: ListCache, word: Condition): RowidSet {
   const key = toWordKey(word);
-  let rowids = cache.wordRowids.get(key);
-  if (!rowids) {
-    const read = cachedStatement(db, word.sql).pluck().all(...word.params) as number[];
-    rowids = RowidSet.of(read.sort((a, b) => a - b));
-    if (cache.wordRowids.size >= MAX_CACHED_QUERIES || cache.wordRowidsHeld + rowids.memoryWords > MAX_WORD_ROWIDS) {
-      cache.wordRowids.clear();
-      cache.wordRowidsHeld = 0;
-    }
-    cache.wordRowids.set(key, rowids);
-    cache.wordRowidsHeld += rowids.memoryWords;
-  }
-  return rowids;
+  const kept = cache.wordRowids.get(key);
+  if (kept) return kept;
+  const read = cachedStatement(db, word.sql).pluck().all(...word.params) as number[];
+  const rowids = RowidSet.of(read.sort((a, b) => a - b));
+  return cache.wordRowids.keep(key, rowids, rowids.memoryWords);
 }
 
 /** How many matches a query has, and their rowids when they were read with its counts. */
@@ -381,7 +375,7 @@ const getCache = changeClearedCache((db): ListCache => {
   const s = statements(db);
   const sizes = s.facetSizes.all() as Array<{ facet: string; size: number }>;
   return {
-    counts: new Map(), orders: new Map(), rankings: new Map(), wordRowids: new Map(), wordRowidsHeld: 0, orderedRowids: 0,
+    counts: new Map(), orders: new Map(), rankings: new Map(), wordRowids: new BudgetedCache(MAX_CACHED_QUERIES, MAX_WORD_ROWIDS), orderedRowids: 0,
     facetSizes: new Map(sizes.map((row) => [row.facet, row.size])), services: s.services.pluck().get() as number,
   };
 });

@@ -13,7 +13,7 @@ import type { Endpoint } from '../domain/schemas.ts';
 import { cachedStatement, type DB } from './db.ts';
 import { ENDPOINT_COLUMNS, ENDPOINT_JOINS, toEndpoint, type EndpointRow } from './endpoints.ts';
 import { narrows, phraseOf, servicePhraseOf, testParams, WORD_TEST } from './endpoint-words.ts';
-import { changeClearedCache, keepAtMost, toRowids, type Rowids } from './list-cache.ts';
+import { BudgetedCache, changeClearedCache, keepAtMost, toRowids, type Rowids } from './list-cache.ts';
 import { toWords } from './search.ts';
 
 export interface DiscoveryFilters {
@@ -152,7 +152,7 @@ const MAX_KEPT_ROWIDS = 500_000;
 /** At most this many filters' matches, and words' reaches, are kept between changes. */
 const MAX_KEPT = 200;
 /** Since the last change: each filter's matches (paging through a Bazaar asks the same total on each page). */
-const keptMatches = changeClearedCache(() => ({ held: new Map<string, Matches>(), rowids: 0 }));
+const keptMatches = changeClearedCache(() => new BudgetedCache<Matches>(MAX_KEPT, MAX_KEPT_ROWIDS));
 /** Since the last change: each word's reach, counted up to the listed total. */
 const keptReaches = changeClearedCache(() => new Map<string, number>());
 
@@ -161,17 +161,10 @@ const kept = <T>(held: Map<string, T>, key: string, find: () => T): T => held.ge
 function matchesOf(db: DB, where: Where, keptAtMost = MAX_KEPT_MATCHES): Matches {
   const cache = keptMatches(db);
   const key = JSON.stringify([where, keptAtMost]);
-  const held = cache.held.get(key);
+  const held = cache.get(key);
   if (held) return held;
   const matches = readMatches(db, where, keptAtMost);
-  const rowids = matches.rowids?.length ?? 0;
-  if (cache.held.size >= MAX_KEPT || cache.rowids + rowids > MAX_KEPT_ROWIDS) {
-    cache.held.clear();
-    cache.rowids = 0;
-  }
-  cache.held.set(key, matches);
-  cache.rowids += rowids;
-  return matches;
+  return cache.keep(key, matches, matches.rowids?.length ?? 0);
 }
 
 function readMatches(db: DB, where: Where, keptAtMost: number): Matches {
